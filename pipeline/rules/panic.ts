@@ -1,0 +1,9 @@
+/** `panic!(fmt, …)`: the user sees the formatted message; `panic!()` prints `explicit panic`. */
+import { formatted, type Rule } from "./rule.js";
+
+export const panic: Rule = {
+  id: "panic",
+  syntax: "macro",
+  name: "panic",
+  describe: (args) => formatted(args, ""),
+};

@@ -1,0 +1,55 @@
+/**
+ * The contract between the stages: what each one takes and returns.
+ * Records, envelopes, manifests and config shapes come from the JSON Schemas (see
+ * `schema-types.generated.ts`); the types here are the pipeline's own intermediate values.
+ */
+
+/**
+ * A piece of a runtime message: literal text, a hole filled in at run time (any text, newlines
+ * included), or a gap where rustc's pretty printer may or may not put white space.
+ */
+export type MessagePart = { readonly lit: string } | { readonly wild: true } | { readonly gap: true };
+
+import type { SiteContext, SiteKind, SkipReason } from "./schema-types.generated.js";
+
+export type { SiteContext, SiteKind, SkipReason };
+
+/** Why a site itself has no record (a site in excluded code is counted apart, at build time). */
+export type SiteSkip = Exclude<SkipReason, "excluded-context">;
+
+/** One file of the tree at the pinned SHA, read from the object database. */
+export interface SourceFile {
+  readonly path: string;
+  /** The git blob id: the cache key of everything derived from the file's text alone. */
+  readonly blob: string;
+  readonly text: string;
+}
+
+/** A panic site as the syntax tree shows it: no I/O, no clock. */
+export interface Site {
+  readonly kind: SiteKind;
+  readonly path: string;
+  /** 1-based line and column of the macro's (or method's) name. */
+  readonly line: number;
+  readonly column: number;
+  /** True when the site sits inside another macro's token tree (`macro_rules!`, `quote!`, …). */
+  readonly inTokenTree: boolean;
+  readonly context: SiteContext;
+  /** The message as written in the source (escapes decoded, placeholders verbatim), or null. */
+  readonly message: string | null;
+  /** What the user sees at run time, as literal text and holes; null when the site has no record. */
+  readonly runtime: readonly MessagePart[] | null;
+  /** Set when `runtime` is null: why the site is counted but not catalogued. */
+  readonly skip: SiteSkip | null;
+}
+
+/** What extraction yields for one file. */
+export interface FileSites {
+  readonly path: string;
+  readonly blob: string;
+  readonly sites: readonly Site[];
+  /** True when tree-sitter reported ERROR or MISSING nodes; sites are still extracted. */
+  readonly parseErrors: boolean;
+  /** False when the file had no candidate text and was never parsed. */
+  readonly parsed: boolean;
+}

@@ -1,0 +1,121 @@
+/**
+ * Stage 6, write: a dataset version on disk, atomically. Effects: the file system only.
+ *
+ * Layout: `<out>/<owner>/<name>/versions.json` (the index, newest last) and
+ * `<out>/<owner>/<name>/<version>/{manifest.json,records.jsonl}`. The index is the truth: a
+ * version folder it does not name is the leftover of an interrupted run and is never read.
+ */
+import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
+import path from "node:path";
+import { PipelineError } from "./errors.js";
+import type { Envelope, Manifest, VersionEntry, VersionsIndex } from "./schema-types.generated.js";
+
+/** The folder of one repository's datasets. */
+export function repoDir(outDir: string, repo: string): string {
+  return path.join(outDir, ...repo.split("/"));
+}
+
+/** Stable JSON text: 2-space indent and a trailing newline. */
+export function jsonText(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/** One envelope per line, in the order given. */
+export function jsonlText(envelopes: readonly Envelope[]): string {
+  return envelopes.map((e) => `${JSON.stringify(e)}\n`).join("");
+}
+
+/** The index of a repository's versions, or an empty one when there is none yet. */
+export async function readIndex(outDir: string, repo: string): Promise<VersionsIndex> {
+  const file = path.join(repoDir(outDir, repo), "versions.json");
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { repo, versions: [] };
+    throw new PipelineError("E_IO", `could not read ${file}`, { cause: error });
+  }
+  try {
+    return JSON.parse(text) as VersionsIndex;
+  } catch (error) {
+    throw new PipelineError("E_INPUT", `${file} is not valid JSON: ${(error as Error).message}`, {
+      hint: "restore it from the previous CI artifact, or delete the repository's output folder to start over",
+    });
+  }
+}
+
+/**
+ * The name of the next version: a 4-digit sequence number and the first 12 hex of the SHA
+ * (`0003-2c06be351006`), so folder names sort like the index. Skips numbers used by leftover
+ * folders, so an interrupted run's debris is never overwritten or deleted.
+ */
+export async function nextVersionName(outDir: string, repo: string, index: VersionsIndex, sha: string): Promise<string> {
+  let names: string[] = [];
+  try {
+    names = await readdir(repoDir(outDir, repo));
+  } catch {
+    // no folder yet
+  }
+  const used = [...index.versions.map((v) => v.version), ...names]
+    .map((n) => /^(\d{4,})-/.exec(n)?.[1])
+    .filter((n): n is string => n !== undefined)
+    .map(Number);
+  const next = used.length === 0 ? 1 : Math.max(...used) + 1;
+  return `${String(next).padStart(4, "0")}-${sha.slice(0, 12)}`;
+}
+
+/** What one version holds. */
+export interface Dataset {
+  readonly manifest: Manifest;
+  readonly envelopes: readonly Envelope[];
+}
+
+/**
+ * Writes the version folder under a temporary name, flushes it, renames it into place, then
+ * replaces the index the same way. Until the index is renamed, readers see the previous state;
+ * a crash at any point leaves every earlier version and the index as they were.
+ */
+export async function writeVersion(outDir: string, dataset: Dataset, entry: VersionEntry): Promise<string> {
+  const { repo, version } = dataset.manifest;
+  const dir = repoDir(outDir, repo);
+  const target = path.join(dir, version);
+  const staging = path.join(dir, `.staging-${version}-${process.pid}`);
+  try {
+    await mkdir(staging, { recursive: true });
+    await writeDurably(path.join(staging, "records.jsonl"), jsonlText(dataset.envelopes));
+    await writeDurably(path.join(staging, "manifest.json"), jsonText(dataset.manifest));
+    await rename(staging, target);
+    const index = await readIndex(outDir, repo);
+    const next: VersionsIndex = { repo, versions: [...index.versions, entry] };
+    const indexFile = path.join(dir, "versions.json");
+    const tmp = `${indexFile}.tmp-${process.pid}`;
+    await writeDurably(tmp, jsonText(next));
+    await rename(tmp, indexFile);
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    if (error instanceof PipelineError) throw error;
+    throw new PipelineError("E_IO", `could not write dataset version ${version} under ${dir}`, {
+      hint: "check that the output folder is writable and the disk has room; earlier versions are untouched",
+      details: [(error as Error).message],
+    });
+  }
+  return target;
+}
+
+async function writeDurably(file: string, text: string): Promise<void> {
+  const handle = await open(file, "w");
+  try {
+    await handle.writeFile(text, "utf8");
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Reads a version folder back: its manifest and envelopes. */
+export async function readVersion(dir: string): Promise<Dataset> {
+  const manifest = JSON.parse(await readFile(path.join(dir, "manifest.json"), "utf8")) as Manifest;
+  const text = await readFile(path.join(dir, "records.jsonl"), "utf8");
+  const envelopes = text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Envelope);
+  return { manifest, envelopes };
+}

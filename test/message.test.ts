@@ -1,0 +1,412 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+
+import {
+  composePattern,
+  decodeStringLiteral,
+  isDistinctive,
+  parseFormatString,
+  patternSpecificity,
+  runtimeParts,
+  slugify,
+  type FormatPiece,
+} from "../pipeline/message.js";
+import type { MessagePart } from "../pipeline/types.js";
+
+const W: MessagePart = { wild: true };
+const L = (lit: string): MessagePart => ({ lit });
+
+/** The parts a `format!` string gives at run time; fails the test when it does not parse. */
+function partsOf(fmt: string): MessagePart[] {
+  const pieces = parseFormatString(fmt);
+  assert.notEqual(pieces, null, `format string should parse: ${JSON.stringify(fmt)}`);
+  return runtimeParts(pieces!);
+}
+
+/** Whether the composed pattern matches, checked with and without the `u` flag. */
+function matches(parts: readonly MessagePart[], text: string): boolean {
+  const source = composePattern(parts);
+  const plain = new RegExp(source).test(text);
+  const unicode = new RegExp(source, "u").test(text);
+  assert.equal(unicode, plain, `u flag changed the result of /${source}/ on ${JSON.stringify(text)}`);
+  return plain;
+}
+
+describe("decodeStringLiteral", () => {
+  it("decodes a plain string", () => {
+    assert.equal(decodeStringLiteral('"Autodiff should not wrap an autodiff tensor."'), "Autodiff should not wrap an autodiff tensor.");
+    assert.equal(decodeStringLiteral('""'), "");
+  });
+
+  it("decodes every simple escape", () => {
+    assert.equal(decodeStringLiteral(String.raw`"a\nb\rc\td\\e\0f\'g\"h"`), "a\nb\rc\td\\e\0f'g\"h");
+  });
+
+  it("decodes \\x escapes up to 7F", () => {
+    assert.equal(decodeStringLiteral(String.raw`"\x41\x7f\x7F"`), "A\x7f\x7f");
+    assert.equal(decodeStringLiteral(String.raw`"\x80"`), null);
+    assert.equal(decodeStringLiteral(String.raw`"\x4"`), null);
+    assert.equal(decodeStringLiteral(String.raw`"\xZZ"`), null);
+  });
+
+  it("decodes \\u{…} escapes with 1–6 digits and underscores", () => {
+    assert.equal(decodeStringLiteral(String.raw`"\u{1F600}"`), "\u{1F600}");
+    assert.equal(decodeStringLiteral(String.raw`"\u{1_F6_00}"`), "\u{1F600}");
+    assert.equal(decodeStringLiteral(String.raw`"\u{41}\u{e9}"`), "Aé");
+    assert.equal(decodeStringLiteral(String.raw`"\u{00_0041}"`), "A");
+    assert.equal(decodeStringLiteral(String.raw`"\u{10FFFF}"`), "\u{10FFFF}");
+  });
+
+  it("rejects malformed \\u escapes", () => {
+    for (const bad of [
+      String.raw`"\u{}"`,
+      String.raw`"\u{_1}"`,
+      String.raw`"\u{1234567}"`,
+      String.raw`"\u{D800}"`,
+      String.raw`"\u{110000}"`,
+      String.raw`"\u41"`,
+      String.raw`"\u{41"`,
+    ]) {
+      assert.equal(decodeStringLiteral(bad), null, bad);
+    }
+  });
+
+  it("skips a line continuation and all following whitespace", () => {
+    assert.equal(decodeStringLiteral('"a\\\n   \t  b"'), "ab");
+    assert.equal(decodeStringLiteral('"a\\\n\n\n b"'), "ab");
+    assert.equal(decodeStringLiteral('"a\\\r\n  \r\n b"'), "ab");
+    assert.equal(decodeStringLiteral('"one \\\n    two"'), "one two");
+  });
+
+  it("reads CRLF as \\n and rejects a bare CR", () => {
+    assert.equal(decodeStringLiteral('"line1\r\nline2"'), "line1\nline2");
+    assert.equal(decodeStringLiteral('"multi\nline"'), "multi\nline");
+    assert.equal(decodeStringLiteral('r#"crlf\r\nx"#'), "crlf\nx");
+    assert.equal(decodeStringLiteral('"bare\rcr"'), null);
+    assert.equal(decodeStringLiteral('r"bare\rcr"'), null);
+  });
+
+  it("takes raw strings verbatim, with any number of hashes", () => {
+    assert.equal(decodeStringLiteral(String.raw`r"raw \n {}"`), String.raw`raw \n {}`);
+    assert.equal(decodeStringLiteral(String.raw`r#"has "quote" inside"#`), 'has "quote" inside');
+    assert.equal(decodeStringLiteral(String.raw`r##"a "# b"##`), 'a "# b');
+    assert.equal(decodeStringLiteral(String.raw`r###"x"##y"###`), 'x"##y');
+    assert.equal(decodeStringLiteral(String.raw`r#""#`), "");
+    assert.equal(decodeStringLiteral(String.raw`r#"""#`), '"');
+  });
+
+  it("decodes byte and C strings", () => {
+    assert.equal(decodeStringLiteral(String.raw`b"bytes\xFF\x00\n"`), "bytes\xff\0\n");
+    assert.equal(decodeStringLiteral(String.raw`br#"raw \ bytes"#`), String.raw`raw \ bytes`);
+    assert.equal(decodeStringLiteral(String.raw`c"cstr\xFF\u{41}"`), "cstr\xffA");
+    assert.equal(decodeStringLiteral(String.raw`cr#"raw "c""#`), 'raw "c"');
+    assert.equal(decodeStringLiteral('c"é"'), "é");
+  });
+
+  it("rejects what rustc rejects in byte and C strings", () => {
+    assert.equal(decodeStringLiteral(String.raw`b"\u{41}"`), null);
+    assert.equal(decodeStringLiteral('b"é"'), null);
+    assert.equal(decodeStringLiteral('br"é"'), null);
+    assert.equal(decodeStringLiteral(String.raw`c"\0"`), null);
+    assert.equal(decodeStringLiteral(String.raw`c"\x00"`), null);
+    assert.equal(decodeStringLiteral(String.raw`c"\u{0}"`), null);
+    assert.equal(decodeStringLiteral('cr"nul\0"'), null);
+  });
+
+  it("returns null for anything that is not one well-formed string literal", () => {
+    for (const bad of [
+      "",
+      '"',
+      "r",
+      'r"',
+      String.raw`"\q"`,
+      String.raw`"abc\"`,
+      '"abc"x',
+      '"a"b"',
+      "'a'",
+      "b'a'",
+      'r#"a"',
+      'r#"a"##',
+      'r"a"b"',
+      'r##"a"#',
+      'rb"x"',
+      'bc"x"',
+      'R"x"',
+      "plain",
+      `r${"#".repeat(256)}"x"${"#".repeat(256)}`,
+    ]) {
+      assert.equal(decodeStringLiteral(bad), null, JSON.stringify(bad));
+    }
+    assert.equal(decodeStringLiteral(`r${"#".repeat(255)}"x"${"#".repeat(255)}`), "x");
+  });
+});
+
+describe("parseFormatString", () => {
+  const arg = (a: string, name = ""): FormatPiece => ({ arg: a, name });
+
+  it("splits text and arguments", () => {
+    assert.deepEqual(parseFormatString("bad {x:?} and {}"), [{ text: "bad " }, arg("{x:?}", "x"), { text: " and " }, arg("{}")]);
+    assert.deepEqual(parseFormatString("no args"), [{ text: "no args" }]);
+    assert.deepEqual(parseFormatString(""), []);
+  });
+
+  it("names positional, indexed and named arguments", () => {
+    assert.deepEqual(parseFormatString("{}{0}{name}{_a}{00}{é}"), [
+      arg("{}"),
+      arg("{0}", "0"),
+      arg("{name}", "name"),
+      arg("{_a}", "_a"),
+      arg("{00}", "0"),
+      arg("{é}", "é"),
+    ]);
+  });
+
+  it("accepts every format-spec form verbatim", () => {
+    for (const spec of [
+      "{:?}",
+      "{:#?}",
+      "{:x?}",
+      "{:#x?}",
+      "{:X?}",
+      "{x:>8}",
+      "{0:.*}",
+      "{:.*}",
+      "{:width$}",
+      "{:08.3}",
+      "{:.prec$}",
+      "{:1$.2$}",
+      "{:0$}",
+      "{:+#010.3e}",
+      "{:*^10}",
+      "{: >5}",
+      "{:<<}",
+      "{:}>5}",
+      "{:{<5}",
+      "{:-}",
+      "{:.}",
+      "{:5.}",
+      "{:}",
+      "{0:}",
+      "{0 }",
+      "{:? }",
+      "{ }",
+      "{x\n}",
+      "{:e}",
+      "{:b}",
+      "{:0x}",
+      "{:>+#08.*?}",
+      "{65535}",
+    ]) {
+      const pieces = parseFormatString(`a${spec}b`);
+      assert.deepEqual(pieces?.map((p) => ("arg" in p ? p.arg : p.text)), ["a", spec, "b"], spec);
+    }
+  });
+
+  it("reads {{ and }} as one literal brace and merges the text around them", () => {
+    assert.deepEqual(parseFormatString("{{}}"), [{ text: "{}" }]);
+    assert.deepEqual(parseFormatString("x}}y{{z"), [{ text: "x}y{z" }]);
+    assert.deepEqual(parseFormatString("{{{x}}}"), [{ text: "{" }, arg("{x}", "x"), { text: "}" }]);
+    assert.deepEqual(parseFormatString("Foo {{ a: {} }}"), [{ text: "Foo { a: " }, arg("{}"), { text: " }" }]);
+  });
+
+  it("returns null for unmatched braces and malformed arguments", () => {
+    for (const bad of [
+      "{",
+      "}",
+      "a { b",
+      "a } b",
+      "{}}",
+      "{:}}",
+      "{:{}",
+      "{:",
+      "{ 0}",
+      "{ x}",
+      "{_}",
+      "{:_}",
+      "{r#type}",
+      "{:?#}",
+      "{:##}",
+      "{:+-}",
+      "{a:b:c}",
+      "{:ab<5}",
+      "{:?x}",
+      "{65536}",
+      "{:65536}",
+      "{99999999999999999999999}",
+    ]) {
+      assert.equal(parseFormatString(bad), null, JSON.stringify(bad));
+    }
+  });
+});
+
+describe("runtimeParts", () => {
+  it("turns text into literals and arguments into holes", () => {
+    assert.deepEqual(partsOf("bad {x:?} and {}"), [L("bad "), W, L(" and "), W]);
+    assert.deepEqual(partsOf("plain"), [L("plain")]);
+    assert.deepEqual(partsOf(""), []);
+  });
+
+  it("collapses adjacent holes and merges adjacent literals", () => {
+    assert.deepEqual(partsOf("{}{:?}{x} tail"), [W, L(" tail")]);
+    assert.deepEqual(runtimeParts([{ text: "a" }, { text: "" }, { text: "b" }, { arg: "{}", name: "" }, { arg: "{0}", name: "0" }]), [L("ab"), W]);
+  });
+});
+
+describe("composePattern", () => {
+  it("writes the seed record's pattern exactly", () => {
+    assert.equal(composePattern([L("Autodiff should not wrap an autodiff tensor.")]), String.raw`Autodiff should not wrap an autodiff tensor\.`);
+  });
+
+  it("escapes only syntax characters and /", () => {
+    assert.equal(composePattern([L(String.raw`\^$.|?*+()[]{}/`)]), String.raw`\\\^\$\.\|\?\*\+\(\)\[\]\{\}\/`);
+    const plain = "- '\"`:#=!<>,&%@~;_";
+    assert.equal(composePattern([L(plain)]), plain);
+  });
+
+  it("writes newlines, tabs, CR and other control characters as escapes", () => {
+    assert.equal(composePattern([L("a\nb\tc\rd")]), String.raw`a\nb\tc\rd`);
+    assert.equal(composePattern([L("\0\x1b\x7f\u0085")]), String.raw`\x00\x1B\x7F\x85`);
+    assert.equal(composePattern([L("a\u2028b")]), String.raw`a\u2028b`);
+  });
+
+  it("gives a source that is valid with and without the u flag and means the text itself", () => {
+    const text = "every \\^$.|?*+()[]{}/ char - '\" `x` :#=!<> , \n\t\r\0\x1b\u2028 é \u{1F600} 0123";
+    const source = composePattern([L(text)]);
+    assert.ok(new RegExp(source).test(`before ${text} after`));
+    assert.ok(new RegExp(source, "u").test(`before ${text} after`));
+    assert.equal(new RegExp(source).exec(text)?.[0], text);
+    // pasted into a regex literal it means the same (an unescaped `/` or newline would break it)
+    const literal = new Function(`return /${source}/u;`)() as RegExp;
+    assert.equal(literal.source, source);
+    assert.ok(literal.test(text));
+  });
+
+  it("drops leading and trailing holes", () => {
+    assert.equal(composePattern([W, L("only this."), W]), String.raw`only this\.`);
+    assert.equal(composePattern(partsOf("{}: {}")), ": ");
+  });
+
+  it("makes every literal after the first atomic, anchored at the start", () => {
+    assert.equal(composePattern(partsOf("bad {x:?} and {}")), String.raw`^(?=([\s\S]*?bad ))\1(?=([\s\S]*? and ))\2`);
+  });
+
+  it("gives an empty pattern when there is no literal text", () => {
+    assert.equal(composePattern([]), "");
+    assert.equal(composePattern([W]), "");
+    assert.equal(composePattern([W, L(""), W]), "");
+  });
+
+  it("matches the runtime texts of the field notes", () => {
+    const bad = partsOf("bad {x:?} and {}");
+    assert.ok(matches(bad, "bad 3 and 5"));
+    assert.ok(matches(bad, "bad Foo {\n  a: 1\n} and 5"));
+    assert.ok(matches(bad, "thread 'main' panicked at src/main.rs:4:5:\nbad 3 and 5\nnote: run with `RUST_BACKTRACE=1`"));
+    assert.ok(matches(partsOf("msg {}"), "msg 1"));
+    assert.ok(matches(partsOf("not yet implemented: {}"), "not yet implemented: m"));
+    assert.ok(matches(partsOf("internal error: entered unreachable code: {}"), "internal error: entered unreachable code: m"));
+    const eq = partsOf("assertion `left == right` failed: m: {}\n  left: {:?}\n right: {:?}");
+    assert.ok(matches(eq, "assertion `left == right` failed: m: 9\n  left: 1\n right: 2"));
+    assert.ok(matches([L("could not open: "), W], 'could not open: "boom"'));
+    assert.ok(matches(partsOf("w={:>w$}|{:08.3}|{0:.*}|{{lit}}"), "w=       1|0002.500|1|{lit}"));
+  });
+
+  it("matches holes that hold newlines and text that repeats a literal", () => {
+    const parts = partsOf("line1\nline2 {} (tab\there) [x] $1.00 a/b {}");
+    assert.ok(matches(parts, "line1\nline2 v\nw (tab\there) [x] $1.00 a/b 7"));
+    // the first " and " is inside the hole: the earliest occurrence still leads to a match
+    assert.ok(matches(partsOf("{} and {} end"), "x and y and z end"));
+    assert.ok(matches(partsOf("a{}a{}a"), "aaa"));
+    assert.ok(!matches(partsOf("a{}a{}a"), "aa"));
+    assert.ok(matches(partsOf("ab{}b"), "abb"));
+    assert.ok(matches(partsOf("{}0{}1{}2{}3{}4{}5{}6{}7{}8{}9{}10{}11{}"), "0-1-2-3-4-5-6-7-8-9-10-11"));
+  });
+
+  it("does not match texts that miss a literal piece or have them out of order", () => {
+    const bad = partsOf("bad {x:?} and {}");
+    assert.ok(!matches(bad, "bad 3 or 5"));
+    assert.ok(!matches(bad, "ad 3 and 5"));
+    assert.ok(!matches(bad, " and 5 bad 3"));
+    assert.ok(!matches(bad, "bad 3\nand 5"));
+    assert.ok(!matches([L("tensor.")], "tensorX"));
+    const eq = partsOf("assertion `left == right` failed: m: {}\n  left: {:?}\n right: {:?}");
+    assert.ok(!matches(eq, "assertion `left == right` failed: m: 9\n  left: 1\n"));
+  });
+
+  it("fails fast on a large input built to fail (4 holes)", () => {
+    const parts = partsOf("ab{}ab{}ab{}ab{}c");
+    assert.equal(parts.filter((p) => "wild" in p).length, 4);
+    const source = composePattern(parts);
+    // every literal but the last, over and over: each is found at once, `c` never is.
+    const input = "ab".repeat(50_000);
+    assert.equal(input.length, 100_000);
+    assert.equal(new RegExp(source).test(input), false);
+    assert.equal(new RegExp(source, "u").test(input), false);
+    assert.equal(new RegExp(source).test(`${input}c`), true);
+    const spaced = partsOf("bad {x:?} and {} at {}: {}!");
+    assert.equal(new RegExp(composePattern(spaced)).test("bad  and  at : ".repeat(7_000)), false);
+  });
+});
+
+describe("patternSpecificity", () => {
+  it("counts literal characters", () => {
+    assert.equal(patternSpecificity(partsOf("bad {x:?} and {}")), 9);
+    assert.equal(patternSpecificity([L("Autodiff should not wrap an autodiff tensor.")]), 44);
+    assert.equal(patternSpecificity([W]), 0);
+    assert.equal(patternSpecificity([L("é\u{1F600}")]), 2);
+  });
+
+  it("ranks a more specific message first", () => {
+    const a = partsOf("not yet implemented: {}");
+    const b = partsOf("not yet implemented: tensor {}");
+    assert.ok(patternSpecificity(b) > patternSpecificity(a));
+  });
+});
+
+describe("isDistinctive", () => {
+  it("needs at least 3 ASCII letters in the literal text", () => {
+    assert.equal(isDistinctive(partsOf("{}")), false);
+    assert.equal(isDistinctive(partsOf("{}: {}")), false);
+    assert.equal(isDistinctive(partsOf("{:?}")), false);
+    assert.equal(isDistinctive(partsOf("[{}] ({}) -> {} = 42")), false);
+    assert.equal(isDistinctive(partsOf("{ab} {cd}")), false);
+    assert.equal(isDistinctive(partsOf("a{}b")), false);
+    assert.equal(isDistinctive(partsOf("bad {x}")), true);
+    assert.equal(isDistinctive(partsOf("a{}b{}c")), true);
+    assert.equal(isDistinctive([L("Autodiff should not wrap an autodiff tensor.")]), true);
+  });
+});
+
+describe("slugify", () => {
+  it("makes the seed slug", () => {
+    assert.equal(slugify("Autodiff should not wrap an autodiff tensor.", "38c5ff15ce6533cc"), "autodiff-should-not-wrap-an-autodiff-tensor-38c5ff");
+  });
+
+  it("drops the punctuation of placeholders", () => {
+    assert.equal(slugify("unsupported dispatch device: {__other:?}", "abcdef0123"), "unsupported-dispatch-device-other-abcdef");
+  });
+
+  it("trims dashes and collapses runs of other characters", () => {
+    assert.equal(slugify("  --Hello,   World!!  ", "0123456789"), "hello-world-012345");
+    assert.equal(slugify("Tensor Operation Error: 3D/4D über", "ffffff"), "tensor-operation-error-3d-4d-ber-ffffff");
+  });
+
+  it("cuts at a word boundary to at most 60 characters", () => {
+    const msg = "the quick brown fox jumps over the lazy dog and keeps on running far away";
+    const slug = slugify(msg, "123456abc");
+    assert.equal(slug, "the-quick-brown-fox-jumps-over-the-lazy-dog-and-keeps-on-123456");
+    assert.ok(slug.length - "-123456".length <= 60);
+    // exactly 60 fits
+    const sixty = `${"a".repeat(29)} ${"b".repeat(30)}`;
+    assert.equal(slugify(sixty, "abcdef"), `${"a".repeat(29)}-${"b".repeat(30)}-abcdef`);
+    assert.equal(slugify(`${sixty} c`, "abcdef"), `${"a".repeat(29)}-${"b".repeat(30)}-abcdef`);
+  });
+
+  it("cuts a first word longer than 60 characters", () => {
+    assert.equal(slugify(`${"x".repeat(70)} tail`, "abcdef"), `${"x".repeat(60)}-abcdef`);
+  });
+
+  it("gives the id prefix alone when there is no letter or digit", () => {
+    assert.equal(slugify("{}: {:?}", "38c5ff15ce6533cc"), "38c5ff");
+    assert.equal(slugify("", "38c5ff15ce6533cc"), "38c5ff");
+  });
+});
