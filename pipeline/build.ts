@@ -1,8 +1,9 @@
 /**
  * Stage 4, build: schema-v2 records from the sites, one per distinct runtime message. Pure: the
- * clock comes in as `now`, the file texts as a lookup.
+ * clock comes in as `now`, the file texts as a lookup, the previous version's envelopes as a map.
  */
 import { createHash } from "node:crypto";
+import { isDeepStrictEqual } from "node:util";
 import { composePattern, slugify } from "./message.js";
 import type { CatalogRecord, Envelope, Occurrence } from "./schema-types.generated.js";
 import type { Site } from "./types.js";
@@ -19,6 +20,11 @@ export interface BuildInput {
   readonly textOf: (path: string) => string;
   /** The dataset version being built (ISO 8601): also the analysis time of new content. */
   readonly now: string;
+  /**
+   * The envelopes of the previous dataset version, by record id. A record whose content
+   * (`contentOf`) is the same there keeps that version's `analyzedAt` and `contentChangedAt`.
+   */
+  readonly previous?: ReadonlyMap<string, Envelope>;
 }
 
 /** The envelopes of the dataset, sorted by record id. */
@@ -70,6 +76,11 @@ export function buildEnvelopes(input: BuildInput): Envelope[] {
       contentChangedAt: input.now,
       schemaVersion: 2,
     };
+    const before = input.previous?.get(id)?.record;
+    if (before !== undefined && sameContent(before, record)) {
+      record.analyzedAt = before.analyzedAt;
+      record.contentChangedAt = before.contentChangedAt;
+    }
     const occurrences: Occurrence[] = sites.map((s) => ({
       filePath: s.path,
       lineNumber: s.line,
@@ -80,6 +91,40 @@ export function buildEnvelopes(input: BuildInput): Envelope[] {
     envelopes.push({ record, occurrences, datasetVersion: input.now });
   }
   return envelopes.sort((a, b) => compare(a.record.id, b.record.id));
+}
+
+/**
+ * Record fields that say where the record is or when it was made, not what it is: a record whose
+ * other fields are equal has the same content, wherever the code moved.
+ * Note: `occurrences` (an envelope field) are left out too: another call site raising the same
+ * message changes where the panic is raised, not what a reader of the record learns.
+ */
+export const LOCATION_AND_TIME_FIELDS: ReadonlySet<string> = new Set(["filePath", "lineNumber", "sourceCodeStart", "sourceCodeEnd", "githubUrl", "analyzedSha", "analyzedAt", "contentChangedAt"]);
+
+/**
+ * The content of a record: every field but the location and time fields, in schema order. The
+ * message, pattern, excerpt text and analysis fields are content; so a panic moved with its
+ * surrounding code keeps its content, and an edit inside its excerpt changes it.
+ */
+export function contentOf(record: CatalogRecord): Record<string, unknown> {
+  // Note: text written from the location (analysis fields quoting `path:line` or "line 12") is
+  // location too: it is read with the record's own line replaced by `#`, so a moved record whose
+  // text differs only there keeps its content.
+  const line = String(record.lineNumber);
+  const own = new RegExp(`(${escapeRegExp(record.filePath)}:|\\bline )${line}\\b`, "g");
+  const unlocated = (v: unknown): unknown => (typeof v === "string" ? v.replace(own, "$1#") : Array.isArray(v) ? v.map(unlocated) : v);
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) if (!LOCATION_AND_TIME_FIELDS.has(key)) out[key] = key === "sourceCode" ? value : unlocated(value);
+  return out;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** True when two records have the same content (`contentOf`). Pure. */
+export function sameContent(a: CatalogRecord, b: CatalogRecord): boolean {
+  return isDeepStrictEqual(contentOf(a), contentOf(b));
 }
 
 /** 16 hex of SHA-256 over repo, error type and pattern: stable while the code moves around. */

@@ -5,8 +5,11 @@
  */
 import { Command, CommanderError, Option } from "commander";
 import cliProgress from "cli-progress";
-import { exitCode, formatError } from "./errors.js";
-import { PIPELINE_VERSION, run } from "./run.js";
+import { exitCode, formatError, PipelineError } from "./errors.js";
+import { loadDataset, matchRecords, panicMessage, readAll, renderMatches } from "./match.js";
+import { PIPELINE_VERSION, diffVersions, run, validateDataset } from "./run.js";
+import { hasDifferences, renderMarkdown } from "./diff.js";
+import { pin } from "./pin.js";
 
 /** True when progress may be drawn: a terminal on stderr and not under CI. */
 function interactive(): boolean {
@@ -39,6 +42,8 @@ export function program(): Command {
   const cli = new Command("error-catalog")
     .description("Turns a Rust repository at a pinned commit into a catalog of the panics its users can hit.")
     .version(PIPELINE_VERSION)
+    // Note: positional, so `--version` after a command is that command's option (`match --version <dir>`).
+    .enablePositionalOptions()
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
 
@@ -65,6 +70,74 @@ export function program(): Command {
       } finally {
         reporter.stop();
       }
+    });
+
+  cli
+    .command("diff")
+    .description("show what changed between two dataset versions (default: the two newest)")
+    .argument("[old]", "the older version (name or unique prefix)")
+    .argument("[new]", "the newer version (default: the newest)")
+    .option("--config <file>", "configuration file", "config.json")
+    .option("--repo <owner/name>", "which target's datasets (default: the first)")
+    .option("--out <dir>", "read datasets here instead of the config's output folder")
+    .addOption(new Option("--format <format>", "output format").choices(["markdown", "json"]).default("markdown"))
+    .addOption(new Option("--exit-code", "exit with 1 when there are differences").default(false))
+    .action(async (oldName: string | undefined, newName: string | undefined, opts: { config: string; repo?: string; out?: string; format: "markdown" | "json"; exitCode: boolean }) => {
+      const diff = await diffVersions({ configPath: opts.config, repo: opts.repo, out: opts.out, old: oldName, new: newName });
+      process.stdout.write(opts.format === "json" ? `${JSON.stringify(diff, null, 2)}\n` : renderMarkdown(diff));
+      if (opts.exitCode && hasDifferences(diff)) process.exitCode = 1;
+    });
+
+  cli
+    .command("pin")
+    .description("pin a target of config.json at a commit, given as a SHA or as a branch or tag of its url")
+    .option("--config <file>", "configuration file", "config.json")
+    .option("--target <owner/name>", "which target to pin (default: the first)")
+    .option("--sha <sha>", "the commit, 40 hex digits")
+    .option("--ref <ref>", "a branch or tag (or refs/…) resolved with git ls-remote")
+    .option("--source <url|path>", "resolve --ref here instead of the target's url")
+    .action(async (opts: { config: string; target?: string; sha?: string; ref?: string; source?: string }) => {
+      const result = await pin({ configPath: opts.config, target: opts.target, sha: opts.sha, ref: opts.ref, source: opts.source });
+      process.stdout.write(result.changed ? `${result.repo}: pinned ${result.sha} (was ${result.previous}) in ${opts.config}\n` : `${result.repo}: already pinned at ${result.sha}\n`);
+    });
+
+  cli
+    .command("validate")
+    .description("check a dataset version: manifest, records, order, ids, index (default: the newest version)")
+    .argument("[version_dir]", "the version folder to check")
+    .option("--config <file>", "configuration file", "config.json")
+    .option("--repo <owner/name>", "which target's newest version (default: the first)")
+    .option("--out <dir>", "read datasets here instead of the config's output folder")
+    .action(async (dir: string | undefined, opts: { config: string; repo?: string; out?: string }) => {
+      const result = await validateDataset({ configPath: opts.config, repo: opts.repo, out: opts.out, dir });
+      if (result.problems.length > 0) {
+        const shown = result.problems.slice(0, 20);
+        const more = result.problems.length - shown.length;
+        throw new PipelineError("E_INPUT", `${result.dir} is not a valid dataset version (${result.problems.length} problem${result.problems.length === 1 ? "" : "s"})`, {
+          details: more > 0 ? [...shown, `… and ${more} more`] : shown,
+          hint: "a version written by error-catalog is valid; restore it from the previous CI artifact, or run again with --force",
+        });
+      }
+      process.stdout.write(`${result.dir}: valid, ${result.records} records\n`);
+    });
+
+  cli
+    .command("match")
+    .description("find the records that explain a panic message (the text, a whole `thread '…' panicked at …:` block, or stdin)")
+    .argument("[text]", "the message or block; `-` or nothing reads stdin")
+    .option("--config <file>", "configuration file", "config.json")
+    .option("--repo <owner/name>", "which target's datasets (default: the first)")
+    .option("--out <dir>", "read datasets here instead of the config's output folder")
+    .option("--version <dir|name>", "a version folder, or a version name under --out (default: the newest version)")
+    .addOption(new Option("--json", "print the matches as JSON").default(false))
+    .action(async (text: string | undefined, opts: { config: string; repo?: string; out?: string; version?: string; json: boolean }) => {
+      if ((text === undefined || text === "-") && process.stdin.isTTY) throw new PipelineError("E_USAGE", "no text to match", { hint: 'give it as an argument (error-catalog match "<message>") or pipe it on stdin' });
+      const input = text === undefined || text === "-" ? await readAll(process.stdin) : text;
+      if (panicMessage(input).trim() === "") throw new PipelineError("E_USAGE", "the text to match is empty", { hint: "paste the panic message, or the whole `thread '…' panicked at …:` block" });
+      const { envelopes } = await loadDataset({ configPath: opts.config, repo: opts.repo, out: opts.out, version: opts.version });
+      const matches = matchRecords(input, envelopes.map((e) => e.record));
+      process.stdout.write(opts.json ? `${JSON.stringify({ message: panicMessage(input), matches }, null, 2)}\n` : renderMatches(matches));
+      if (matches.length === 0) process.exitCode = 1;
     });
 
   return cli;

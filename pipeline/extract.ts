@@ -8,12 +8,13 @@
  */
 import Parser from "tree-sitter";
 import Rust from "tree-sitter-rust";
+import { gatherFacts } from "./analyze/facts.js";
 import { MACRO_RULES, METHOD_RULES, type Rule } from "./rules/index.js";
-import { readDelimited, skipTrivia, splitArgs } from "./tokens.js";
+import { readDelimited, skipTrivia, splitArgs, tokenize, type Token } from "./tokens.js";
 import type { FileSites, Site, SiteContext } from "./types.js";
 
 /** Bumped whenever extraction can give other sites for the same text (it keys the cache). */
-export const EXTRACTOR_VERSION = 1;
+export const EXTRACTOR_VERSION = 6;
 
 const MACRO_NAMES = [...MACRO_RULES.keys()].sort((a, b) => b.length - a.length);
 const CANDIDATE = new RegExp(`\\b(${MACRO_NAMES.join("|")})\\s*!|\\.\\s*(${[...METHOD_RULES.keys()].join("|")})\\s*\\(`, "dg");
@@ -52,7 +53,10 @@ export function extractFile(file: { readonly path: string; readonly blob: string
 
 /** The sites of a parsed file, in source order. Pure. */
 export function extractSites(path: string, text: string, tree: Parser.Tree): Site[] {
-  const fileContext = contextOfPath(path);
+  const pathContext = contextOfPath(path);
+  // Note: `#![cfg(test)]` at the top of a module file makes the whole file test code.
+  const innerCfgTest = tree.rootNode.namedChildren.some((c) => c.type === "inner_attribute_item" && isCfgTest(c.text));
+  const fileContext = pathContext === "library" && innerCfgTest ? "test" : pathContext;
   const sites: Site[] = [];
   CANDIDATE.lastIndex = 0;
   for (let m = CANDIDATE.exec(text); m !== null; m = CANDIDATE.exec(text)) {
@@ -77,7 +81,7 @@ function readSite(path: string, text: string, tree: Parser.Tree, rule: Rule, at:
     if (a.type === "token_tree") inTokenTree = true;
     if (context === "library" && hasTestAttribute(a)) context = "test";
   }
-  if (!rightBefore(text, at, rule)) return null;
+  if (!rightBefore(text, tree, at, rule)) return null;
 
   let i = at + rule.name.length;
   if (rule.syntax === "macro") {
@@ -98,6 +102,8 @@ function readSite(path: string, text: string, tree: Parser.Tree, rule: Rule, at:
     inTokenTree,
     context,
     ...described,
+    // Note: facts are gathered only for sites that get a record, while the tree is alive.
+    facts: described.runtime === null ? null : gatherFacts(node, text),
   };
 }
 
@@ -106,10 +112,9 @@ function readSite(path: string, text: string, tree: Parser.Tree, rule: Rule, at:
  * `.expect(` needs the dot (the scan saw it); a macro may have a std path (`std::panic!`) but no
  * other path, and must not be a field or a definition (`macro_rules! panic`).
  */
-function rightBefore(text: string, at: number, rule: Rule): boolean {
+function rightBefore(text: string, tree: Parser.Tree, at: number, rule: Rule): boolean {
   if (rule.syntax === "method") return true;
-  let j = at - 1;
-  while (j >= 0 && /\s/.test(text[j]!)) j--;
+  const j = codeBefore(text, tree, at);
   if (text[j] === "." || text[j] === "$") return false;
   if (text[j] === ":" && text[j - 1] === ":") {
     const head = /(?:\$crate|::[A-Za-z_]\w*|[A-Za-z_]\w*)\s*::\s*$/.exec(text.slice(Math.max(0, at - 64), at));
@@ -117,6 +122,22 @@ function rightBefore(text: string, at: number, rule: Rule): boolean {
   }
   const before = text.slice(Math.max(0, j - 11), j + 1);
   return !/\bmacro_rules\s*!$/.test(before) && !/\bfn$/.test(before);
+}
+
+/**
+ * Offset of the last code character before `at`: white space and comments skipped (a comment
+ * ending in `.` right before `assert!` must not read as a method call). -1 at the file's start.
+ */
+function codeBefore(text: string, tree: Parser.Tree, at: number): number {
+  let j = at - 1;
+  for (;;) {
+    while (j >= 0 && /\s/.test(text[j]!)) j--;
+    if (j < 0) return j;
+    let comment: Parser.SyntaxNode | null = tree.rootNode.descendantForIndex(j, j + 1);
+    while (comment !== null && comment.type !== "line_comment" && comment.type !== "block_comment") comment = comment.parent;
+    if (comment === null || comment.startIndex > j) return j;
+    j = comment.startIndex - 1;
+  }
 }
 
 /** Cargo's conventions: tests/, benches/, examples/ and build scripts are not library code. */
@@ -132,9 +153,12 @@ export function contextOfPath(path: string): SiteContext {
 
 const TEST_ATTRIBUTE = /^#\s*\[\s*(?:(?:::)?[A-Za-z_]\w*\s*::\s*)*(?:test|rstest|test_case|wasm_bindgen_test|quickcheck)\b/;
 
-/** True when the item `node` carries `#[test]`-like or `#[cfg(test)]`-like attributes. */
+/**
+ * True when `node` (an item, a `macro_rules!` definition, a statement, …) carries `#[test]`-like
+ * or `#[cfg(test)]`-like attributes: tree-sitter gives them as the node's preceding siblings.
+ */
 function hasTestAttribute(node: Parser.SyntaxNode): boolean {
-  if (!node.type.endsWith("_item") && node.type !== "function_signature_item") return false;
+  if (node.type === "attribute_item" || node.type === "source_file") return false;
   for (let s = node.previousNamedSibling; s !== null; s = s.previousNamedSibling) {
     if (s.type === "line_comment" || s.type === "block_comment") continue;
     if (s.type !== "attribute_item") break;
@@ -148,20 +172,57 @@ function hasTestAttribute(node: Parser.SyntaxNode): boolean {
  * `cfg(any(test, …))` are not test-only.
  */
 export function isCfgTest(attribute: string): boolean {
-  const m = /^#\s*\[\s*cfg\s*\(([\s\S]*)\)\s*\]$/.exec(attribute.trim());
-  const predicate = m?.[1]?.trim();
-  if (predicate === undefined) return false;
-  if (predicate === "test") return true;
-  const all = /^all\s*\(([\s\S]*)\)$/.exec(predicate);
-  const tokens = all === null ? null : readDelimited(`(${all[1]})`, 0)?.tokens;
-  return tokens != null && splitArgs(tokens).some((a) => a.length === 1 && a[0]!.text === "test");
+  const m = /^#\s*!?\s*\[\s*cfg\s*(\([\s\S]*\))\s*\]$/.exec(attribute.trim());
+  const tokens = m === null ? null : readDelimited(m[1]!, 0)?.tokens;
+  return tokens != null && testOnly(tokens);
 }
 
-const TEST_MODULE = /#\s*\[\s*cfg\s*\(\s*(?:test|all\s*\(\s*test\b[^\]]*)\)\s*\]\s*(?:#\s*\[[^\]]*\]\s*)*(?:pub(?:\s*\([^)]*\))?\s+)?mod\s+(\w+)\s*;/g;
+/** A cfg predicate that holds only in test builds: `test`, or `all(…)` with such a predicate among its arguments. */
+function testOnly(predicate: readonly Token[]): boolean {
+  if (predicate.length === 1) return predicate[0]!.text === "test";
+  if (predicate[0]?.text !== "all" || predicate[1]?.text !== "(" || predicate.at(-1)?.text !== ")") return false;
+  return splitArgs(predicate.slice(2, -1)).some(testOnly);
+}
 
-/** Names of the modules a file declares test-only and keeps in files of their own (`#[cfg(test)] mod tests;`). */
+/**
+ * Names of the modules a file declares test-only and keeps in files of their own
+ * (`#[cfg(test)] mod tests;`, also `cfg(all(…, test))`, other attributes and `pub(…)` around it),
+ * in source order. Pure; comments and strings never count.
+ * Note: read with the lexer, not the tree, because files without panic candidates are never parsed.
+ */
 export function testModuleNames(text: string): string[] {
-  return [...text.matchAll(TEST_MODULE)].map((m) => m[1]!);
+  if (!/\bmod\b/.test(text) || !/\btest\b/.test(text)) return [];
+  const tokens = tokenize(text);
+  const names: string[] = [];
+  for (let i = 0; i + 2 < tokens.length; i++) {
+    if (tokens[i]!.text !== "mod" || tokens[i + 1]!.kind !== "ident" || tokens[i + 2]!.text !== ";") continue;
+    let j = i - 1;
+    if (tokens[j]?.text === ")") {
+      const open = openerOf(tokens, j);
+      if (open > 0 && tokens[open - 1]!.text === "pub") j = open - 2; // pub(crate), pub(in path)
+    } else if (tokens[j]?.text === "pub") j -= 1;
+    let testOnlyModule = false;
+    // Walk back over the attributes `# [ … ]` that stand right before the declaration.
+    while (tokens[j]?.text === "]") {
+      const k = openerOf(tokens, j);
+      if (k <= 0 || tokens[k - 1]!.text !== "#") break;
+      if (isCfgTest(text.slice(tokens[k - 1]!.start, tokens[j]!.end))) testOnlyModule = true;
+      j = k - 2;
+    }
+    if (testOnlyModule) names.push(tokens[i + 1]!.text);
+  }
+  return names;
+}
+
+/** Index of the delimiter that opens the group closed at `close`, or -1. */
+function openerOf(tokens: readonly Token[], close: number): number {
+  let depth = 0;
+  for (let k = close; k >= 0; k--) {
+    const t = tokens[k]!;
+    if (t.kind === "close") depth++;
+    else if (t.kind === "open" && --depth === 0) return k;
+  }
+  return -1;
 }
 
 /**

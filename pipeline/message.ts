@@ -311,7 +311,7 @@ function normalizeParts(parts: readonly MessagePart[]): MessagePart[] {
       if (part.lit === "") continue;
       if (last !== undefined && "lit" in last) out[out.length - 1] = { lit: last.lit + part.lit };
       else out.push({ lit: part.lit });
-    } else if ("gap" in part) {
+    } else if ("gap" in part || "eol" in part) {
       out.push(part);
     } else if (last === undefined || !("wild" in last)) {
       out.push({ wild: true });
@@ -362,6 +362,8 @@ const hex = (code: number, width: number): string => code.toString(16).toUpperCa
  *   an unanchored search, since the leading `[\s\S]*?` allows any text before.
  * Note: a leading and a trailing hole are dropped: the search is unanchored at both ends, and
  *   a trailing `[\s\S]*` would only make `test()` walk to the end of the input for nothing.
+ * Note: an end part becomes `(?![^\r\n])` after the literal before it: a line break or the end
+ *   of the text must follow, so `assertion failed: x > 0` does not match `… x > 0 && y`.
  * Note: the groups are numbered, so a pattern is meant to be used on its own, not spliced
  *   into a larger regex. The literal goes inside its lookahead, so no digit ever follows a
  *   backreference (`\1` then `0` would read as `\10`).
@@ -379,6 +381,7 @@ export function composePattern(parts: readonly MessagePart[]): string {
   for (const part of parts) {
     if ("wild" in part) close();
     else if ("gap" in part) unit += unit.endsWith("\\s*") ? "" : "\\s*";
+    else if ("eol" in part) unit += hasText ? "(?![^\\r\\n])" : "";
     else if (part.lit !== "") (unit += escapeLiteral(part.lit)), (hasText = true);
   }
   close();

@@ -1,22 +1,29 @@
 /**
- * Wires the stages: config → fetch → read → extract → build → validate → write.
+ * Wires the stages: config → fetch → read → extract (through the cache of cache.ts) → build →
+ * analyze → validate → write, with the previous version read back for the timestamps it carries
+ * over; and, for the other commands, index → diff and version → verify.
  * Each stage is a function of its own file; this one only passes values along and reports.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { analyzeStage } from "./analyze/stage.js";
 import { buildEnvelopes } from "./build.js";
+import { type CachedFile, entryOf, type ExtractCache, extractCachePath, loadExtractCache, lookup, saveExtractCache } from "./cache.js";
 import { loadConfig, resolveTarget } from "./config.js";
 import { PipelineError } from "./errors.js";
 import { applyTestModules, createParser, EXTRACTOR_VERSION, extractFile, testModuleNames } from "./extract.js";
+import { diffDatasets } from "./diff.js";
 import { fetchRepo } from "./fetch.js";
 import { packageRoot } from "./paths.js";
 import { readTree } from "./read.js";
-import type { Config, Envelope, Manifest, ManifestCounts, Target, VersionEntry } from "./schema-types.generated.js";
-import type { FileSites, Site } from "./types.js";
+import type { Config, Diff, Envelope, Manifest, ManifestCounts, Target, VersionEntry } from "./schema-types.generated.js";
+import type { FileSites, Site, SourceFile } from "./types.js";
 import { validate } from "./validate.js";
-import { nextVersionName, readIndex, writeVersion } from "./write.js";
+import { verifyVersion } from "./verify.js";
+import { type Dataset, nextVersionName, readIndex, readVersion, repoDir, writeVersion } from "./write.js";
 
+/** What `run` analyses and where it writes; every field has a default from the config. */
 export interface RunOptions {
   /** Path of config.json (default `config.json` in the working directory). */
   readonly configPath?: string;
@@ -38,6 +45,7 @@ export interface RunOptions {
   readonly now?: () => Date;
 }
 
+/** What `run` did: wrote a version, or found the newest one up to date. */
 export interface RunResult {
   readonly status: "written" | "up-to-date";
   readonly repo: string;
@@ -80,27 +88,21 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   log(`reading ${target.repo} at ${target.sha.slice(0, 12)}`);
   const tree = await readTree({ gitDir: fetched.gitDir, sha: target.sha, include: target.include, exclude: target.exclude });
 
-  log(`extracting from ${tree.files.length} files`);
-  const parser = createParser();
-  const extracted: FileSites[] = [];
-  const declarations = new Map<string, string[]>();
-  for (const [i, file] of tree.files.entries()) {
-    extracted.push(extractFile(file, parser));
-    const modules = testModuleNames(file.text);
-    if (modules.length > 0) declarations.set(file.path, modules);
-    if (i % 32 === 31) {
-      options.progress?.("extract", i + 1, tree.files.length);
-      // Note: tree-sitter frees trees only when the event loop turns; yielding keeps memory flat.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  }
-  options.progress?.("extract", tree.files.length, tree.files.length);
+  const cacheFile = extractCachePath(path.resolve(baseDir, config.cacheDir), target.repo);
+  const loadedCache = await loadExtractCache(cacheFile, target.repo, EXTRACTOR_VERSION);
+  if (loadedCache.problem) log(loadedCache.problem);
+  const extraction = await extractAll(tree.files, loadedCache.cache, options.progress);
+  log(`extracted ${tree.files.length} files: ${extraction.parsed} parsed, ${extraction.reused} reused from the cache`);
+  const extracted = extraction.results;
+  const declarations = extraction.declarations;
   const results = applyTestModules(extracted, declarations);
   const sites = results.flatMap((r) => r.sites);
   const catalogued = sites.filter((s) => s.runtime !== null && (config.includeTestCode || s.context === "library"));
 
+  const previous = newest ? await readPrevious(outDir, target.repo, newest) : new Map<string, Envelope>();
   const texts = new Map(tree.files.map((f) => [f.path, f.text]));
-  const envelopes = buildEnvelopes({ repo: target.repo, sha: target.sha, contextLines: config.contextLines, sites: catalogued, textOf: (p) => texts.get(p) ?? "", now });
+  const built = buildEnvelopes({ repo: target.repo, sha: target.sha, contextLines: config.contextLines, sites: catalogued, textOf: (p) => texts.get(p) ?? "", now, previous });
+  const { envelopes, counts: analysis } = await analyzeStage({ envelopes: built, sites: catalogued, now, previous, ...(config.analysis?.llm ? { llm: config.analysis.llm } : {}), cacheDir: path.resolve(baseDir, config.cacheDir), log });
 
   const version = await nextVersionName(outDir, target.repo, index, target.sha);
   const manifest: Manifest = {
@@ -112,23 +114,95 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     schemaVersion: 2,
     pipelineVersion: PIPELINE_VERSION,
     configHash,
-    counts: countSites(tree, results, sites, config.includeTestCode, envelopes.length),
+    counts: countSites(tree, results, sites, config.includeTestCode, envelopes.length, extraction),
+    analysis,
   };
   const entry: VersionEntry = { version, sha: target.sha, parent: newest?.version ?? null, datasetVersion: now, records: envelopes.length, configHash, pipelineVersion: PIPELINE_VERSION };
 
   assertValid(envelopes, manifest, entry, target.repo, index.versions);
   const dir = await writeVersion(outDir, { manifest, envelopes }, entry);
   log(`wrote ${envelopes.length} records to ${dir}`);
+  try {
+    await saveExtractCache(cacheFile, target.repo, extraction.cache);
+  } catch (error) {
+    // Note: the version is written; a cache that could not be saved only costs the next run time.
+    log(`could not save the extraction cache ${cacheFile}: ${(error as Error).message}`);
+  }
   return { status: "written", repo: target.repo, version, dir, manifest };
 }
 
 /** A hash of what in the config shapes the dataset (not the source url: any clone gives the same data). */
 export function hashConfig(config: Config, target: Target): string {
-  const shape = { repo: target.repo, include: target.include, exclude: target.exclude, contextLines: config.contextLines, includeTestCode: config.includeTestCode };
+  // Note: a language model writes other prose than the static analyzer, so an enabled one (and
+  // which) is part of the shape; left out when off, so the default config keeps its hash.
+  const llm = config.analysis?.llm;
+  const shape = { repo: target.repo, include: target.include, exclude: target.exclude, contextLines: config.contextLines, includeTestCode: config.includeTestCode, ...(llm?.enabled ? { llm: { endpoint: llm.endpoint, model: llm.model } } : {}) };
   return createHash("sha256").update(JSON.stringify(shape)).digest("hex").slice(0, 16);
 }
 
-function countSites(tree: { listed: number; skipped: number; files: readonly unknown[] }, results: readonly FileSites[], sites: readonly Site[], includeTestCode: boolean, records: number): ManifestCounts {
+/** What extraction of a whole tree gave, and how much of it came from the cache. */
+interface Extraction {
+  /** Per-file sites before `applyTestModules`, in tree order. */
+  readonly results: FileSites[];
+  /** Test-only module declarations, by declaring file. */
+  readonly declarations: Map<string, readonly string[]>;
+  /** The cache for the next run: one entry per file of this tree. */
+  readonly cache: ExtractCache;
+  /** Files parsed with tree-sitter in this run. */
+  readonly parsed: number;
+  /** Files taken from the cache. */
+  readonly reused: number;
+}
+
+/** Extracts every file, taking what it can from `cache` (path and blob must match). */
+async function extractAll(files: readonly SourceFile[], cache: ExtractCache, progress: RunOptions["progress"]): Promise<Extraction> {
+  let parser: ReturnType<typeof createParser> | undefined;
+  const results: FileSites[] = [];
+  const declarations = new Map<string, readonly string[]>();
+  const entries = new Map<string, CachedFile>();
+  let parsed = 0;
+  let reused = 0;
+  for (const [i, file] of files.entries()) {
+    const hit = lookup(cache, file);
+    let result: FileSites;
+    let modules: readonly string[];
+    if (hit) {
+      ({ result, testModules: modules } = hit);
+      reused++;
+    } else {
+      parser ??= createParser();
+      result = extractFile(file, parser);
+      modules = testModuleNames(file.text);
+      if (result.parsed) parsed++;
+    }
+    results.push(result);
+    entries.set(file.path, entryOf(result, modules));
+    if (modules.length > 0) declarations.set(file.path, modules);
+    if (i % 32 === 31) {
+      progress?.("extract", i + 1, files.length);
+      // Note: tree-sitter frees trees only when the event loop turns; yielding keeps memory flat.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  progress?.("extract", files.length, files.length);
+  return { results, declarations, cache: { extractorVersion: cache.extractorVersion, entries }, parsed, reused };
+}
+
+/** The envelopes of the newest version, by record id: what build carries timestamps over from. */
+async function readPrevious(outDir: string, repo: string, newest: VersionEntry): Promise<Map<string, Envelope>> {
+  const dir = path.join(repoDir(outDir, repo), newest.version);
+  let dataset: Dataset;
+  try {
+    dataset = await readVersion(dir);
+  } catch (error) {
+    throw new PipelineError("E_INPUT", `could not read the previous dataset version ${dir}: ${(error as Error).message}`, {
+      hint: "restore that folder (e.g. from the previous CI artifact), or check it with `error-catalog validate`; its records' timestamps are carried over",
+    });
+  }
+  return new Map(dataset.envelopes.map((e) => [e.record.id, e]));
+}
+
+function countSites(tree: { listed: number; skipped: number; files: readonly unknown[] }, results: readonly FileSites[], sites: readonly Site[], includeTestCode: boolean, records: number, work: { parsed: number; reused: number }): ManifestCounts {
   const tally = <K extends string>(keys: readonly K[]) => {
     const out: Partial<Record<K, number>> = {};
     for (const k of [...keys].sort()) out[k] = (out[k] ?? 0) + 1;
@@ -140,8 +214,8 @@ function countSites(tree: { listed: number; skipped: number; files: readonly unk
     filesListed: tree.listed,
     filesRead: tree.files.length,
     filesSkipped: tree.skipped,
-    filesParsed: results.filter((r) => r.parsed).length,
-    filesReused: 0,
+    filesParsed: work.parsed,
+    filesReused: work.reused,
     filesWithParseErrors: errorFiles.length,
     parseErrorFiles: errorFiles,
     sites: sites.length,
@@ -167,4 +241,87 @@ function assertValid(envelopes: readonly Envelope[], manifest: Manifest, entry: 
   if (errors.length > 0) {
     throw new PipelineError("E_SCHEMA", `the dataset failed validation; nothing was written`, { details: errors.slice(0, 20), hint: "this is a bug in error-catalog: please report it with these lines" });
   }
+}
+
+/** Where a command reads datasets from: the config's output folder (or `out`) and a target. */
+export interface OutputOptions {
+  /** Path of config.json (default `config.json` in the working directory). */
+  readonly configPath?: string;
+  /** `owner/name` (default: the config's first target). */
+  readonly repo?: string;
+  /** Replaces the config's output folder. */
+  readonly out?: string;
+}
+
+/** The output folder and repository a command works on, from the config and the options. */
+export async function resolveOutput(options: OutputOptions): Promise<{ outDir: string; repo: string }> {
+  const configPath = path.resolve(options.configPath ?? "config.json");
+  const loaded = await loadConfig(configPath);
+  if (!loaded.ok) throw new PipelineError("E_CONFIG", `${path.relative(process.cwd(), configPath) || configPath} is not a valid configuration`, { details: loaded.errors });
+  const resolved = resolveTarget(loaded.value, options.repo);
+  if (!resolved.ok) throw new PipelineError("E_USAGE", resolved.errors[0] ?? "unknown target");
+  return { outDir: path.resolve(options.out ?? path.resolve(path.dirname(configPath), loaded.value.output)), repo: resolved.value.repo };
+}
+
+/** Which two versions `diffVersions` compares. */
+export interface DiffOptions extends OutputOptions {
+  /** The older version: a version name or a unique prefix of one (default: the one before `new`). */
+  readonly old?: string;
+  /** The newer version (default: the newest). */
+  readonly new?: string;
+}
+
+/**
+ * Compares two versions of a repository's datasets; by default the two newest. With a single
+ * version in the index, everything in it is `added`. Throws E_INPUT when there is no version or a
+ * name matches none.
+ */
+export async function diffVersions(options: DiffOptions): Promise<Diff> {
+  if (options.old === undefined && options.new !== undefined) {
+    throw new PipelineError("E_USAGE", "give OLD too when giving NEW", { hint: "error-catalog diff OLD NEW; with no names it compares the two newest versions" });
+  }
+  const { outDir, repo } = await resolveOutput(options);
+  const index = await readIndex(outDir, repo);
+  if (index.versions.length === 0) throw new PipelineError("E_INPUT", `there is no dataset version of ${repo} in ${outDir}`, { hint: "run `error-catalog run` first, or pass --out with the folder that holds the datasets" });
+  const newer = options.new === undefined ? index.versions.length - 1 : findVersion(index.versions, options.new, outDir);
+  const older = options.old === undefined ? (options.new === undefined ? newer - 1 : -1) : findVersion(index.versions, options.old, outDir);
+  const load = async (i: number) => {
+    const entry = index.versions[i]!;
+    return { version: entry.version, ...(await readVersion(path.join(repoDir(outDir, repo), entry.version))) };
+  };
+  const diff = diffDatasets({ old: older < 0 ? null : await load(older), new: await load(newer) });
+  const checked = validate("diff", diff, "diff");
+  if (!checked.ok) throw new PipelineError("E_SCHEMA", "the diff failed validation", { details: checked.errors.slice(0, 20), hint: "this is a bug in error-catalog: please report it with these lines" });
+  return diff;
+}
+
+function findVersion(versions: readonly VersionEntry[], name: string, outDir: string): number {
+  const exact = versions.findIndex((v) => v.version === name);
+  if (exact >= 0) return exact;
+  const matches = versions.flatMap((v, i) => (v.version.startsWith(name) ? [i] : []));
+  if (matches.length === 1) return matches[0]!;
+  const known = versions.map((v) => v.version).join(", ");
+  throw new PipelineError("E_INPUT", matches.length === 0 ? `no dataset version ${name} in ${outDir}` : `${name} names more than one version`, { hint: `versions: ${known}` });
+}
+
+/** Which version `validateDataset` checks. */
+export interface ValidateDatasetOptions extends OutputOptions {
+  /** A version folder; default: the newest version of the repository. */
+  readonly dir?: string;
+}
+
+/** Checks a dataset version (see verify.ts); returns its folder, record count and problems. */
+export async function validateDataset(options: ValidateDatasetOptions): Promise<{ dir: string; records: number; problems: string[] }> {
+  let dir: string;
+  if (options.dir !== undefined) {
+    dir = path.resolve(options.dir);
+  } else {
+    const { outDir, repo } = await resolveOutput(options);
+    const newest = (await readIndex(outDir, repo)).versions.at(-1);
+    if (newest === undefined) throw new PipelineError("E_INPUT", `there is no dataset version of ${repo} in ${outDir}`, { hint: "run `error-catalog run` first, or give the version folder" });
+    dir = path.join(repoDir(outDir, repo), newest.version);
+  }
+  const label = path.relative(process.cwd(), dir) || dir;
+  const result = await verifyVersion(dir, label);
+  return { dir, ...result };
 }

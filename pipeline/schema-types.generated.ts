@@ -24,8 +24,53 @@ export interface Config {
    * @default false
    */
   includeTestCode: boolean;
+  /** How the explanation fields are written: by the static analyzer always, rewritten by a language model when enabled. Absent: static only. */
+  analysis?: AnalysisConfig;
   /** The repositories to catalogue; repos must be unique. */
   targets: Target[];
+}
+
+/** Settings of the analyze stage. */
+export interface AnalysisConfig {
+  /**
+   * An optional OpenAI-compatible chat-completions model that rewrites the prose fields on top of the static facts; off by default.
+   * @default {}
+   */
+  llm: LlmConfig;
+}
+
+/** Where and how to ask a language model. Any failure (timeout, bad JSON, an answer the record schema rejects) keeps the static fields and is counted in the manifest. */
+export interface LlmConfig {
+  /**
+   * Whether to ask the model at all.
+   * @default false
+   */
+  enabled: boolean;
+  /**
+   * The chat-completions URL (e.g. `https://api.openai.com/v1/chat/completions`).
+   * @default "https://api.openai.com/v1/chat/completions"
+   */
+  endpoint: string;
+  /**
+   * The model name sent with each request.
+   * @default "gpt-4o-mini"
+   */
+  model: string;
+  /**
+   * The environment variable holding the API key; when it is unset, no Authorization header is sent.
+   * @default "OPENAI_API_KEY"
+   */
+  apiKeyEnv: string;
+  /**
+   * How long one request may take, in milliseconds.
+   * @default 30000
+   */
+  timeoutMs: number;
+  /**
+   * How many requests may be in flight at once.
+   * @default 4
+   */
+  maxConcurrency: number;
 }
 
 /** One repository to catalogue, pinned to a commit. */
@@ -48,6 +93,114 @@ export interface Target {
   exclude: string[];
 }
 
+/** What changed between two dataset versions of one repository (`error-catalog diff --format json`). */
+export interface Diff {
+  /** The GitHub repository as `owner/name`. */
+  repo: string;
+  /** The older dataset version (version and sha are null when there is none: every record is then added). */
+  old: DiffSide;
+  /** The newer dataset version. */
+  new: DiffSide;
+  /** Records per class. */
+  counts: DiffCounts;
+  /** Records only in the new version (reworded ones excepted), sorted by id. */
+  added: DiffRecord[];
+  /** Records only in the old version (reworded ones excepted), sorted by id. */
+  removed: DiffRecord[];
+  /** Records in both versions whose content or occurrences differ, sorted by id. */
+  changed: DiffChanged[];
+  /** Records in both versions whose content is the same and only the location differs, sorted by id. */
+  moved: DiffMoved[];
+  /** A removed and an added record at the same place with a near-identical message, as one entry; sorted by the old id. */
+  reworded: DiffReworded[];
+}
+
+/** One of the two dataset versions compared. */
+export interface DiffSide {
+  /** The version's folder name, or null for the empty side. */
+  version: string | null;
+  /** The analysed commit, or null for the empty side. */
+  sha: string | null;
+  /** Records in the version. */
+  records: number;
+}
+
+/** Records per class; `unchanged` counts records in both versions with the same content and location. */
+export interface DiffCounts {
+  /** Records added. */
+  added: number;
+  /** Records removed. */
+  removed: number;
+  /** Records changed. */
+  changed: number;
+  /** Records moved. */
+  moved: number;
+  /** Records reworded (each a removed and an added record). */
+  reworded: number;
+  /** Records unchanged. */
+  unchanged: number;
+}
+
+/** A record as one version has it: enough to show it and link to it. */
+export interface DiffRecord {
+  /** The record id. */
+  id: string;
+  /** The record's message. */
+  errorMessage: string;
+  /** The record's pattern. */
+  messagePattern: string;
+  /** The record's file in that version. */
+  filePath: string;
+  /** The record's line in that version. */
+  lineNumber: number;
+  /** The record's permalink at that version's commit. */
+  githubUrl: string;
+  /** How many sites raise the message in that version. */
+  occurrences: number;
+}
+
+/** A record in both versions whose content or occurrences differ. */
+export interface DiffChanged {
+  /** The record id. */
+  id: string;
+  /** The record in the old version. */
+  old: DiffRecord;
+  /** The record in the new version. */
+  new: DiffRecord;
+  /** The fields that differ, in record order, `occurrences` last. */
+  fields: DiffFieldChange[];
+}
+
+/** One field's value in both versions. Strings, nulls and string lists are given as they are; any other value as its JSON text. `occurrences` is given as one `kind context` string per site. */
+export interface DiffFieldChange {
+  /** The record field (or `occurrences`). */
+  field: string;
+  /** The old value. */
+  old: string | null | string[];
+  /** The new value. */
+  new: string | null | string[];
+}
+
+/** A record whose content is the same and only its location (file, line, excerpt range, occurrence lines) changed. */
+export interface DiffMoved {
+  /** The record id. */
+  id: string;
+  /** The record in the old version. */
+  old: DiffRecord;
+  /** The record in the new version. */
+  new: DiffRecord;
+}
+
+/** A removed and an added record in the same file, around mostly the same code, with a near-identical message. */
+export interface DiffReworded {
+  /** The removed record. */
+  old: DiffRecord;
+  /** The added record. */
+  new: DiffRecord;
+  /** How alike the two messages are, 0..1 (1 − edit distance / longer length). */
+  similarity: number;
+}
+
 /** One line of a dataset: a record with every place its message is raised. */
 export interface Envelope {
   /** The catalogued panic. */
@@ -56,9 +209,9 @@ export interface Envelope {
   occurrences: Occurrence[];
   /** The dataset version this line belongs to (ISO 8601). */
   datasetVersion: string;
-  /** Reserved for the analysis stage: facts gathered about the site. Open for now. */
-  facts?: Record<string, unknown>;
-  /** Reserved for the analysis stage: ids of up to 5 related records. */
+  /** What the syntax tree proves about the record's own site (its first occurrence): where it sits, under which gates, and the path condition from the function's entry to it. Filled by the analyze stage. */
+  facts?: RecordFacts;
+  /** Ids of up to 5 related records: those raised in the same function first, then in the same file, then those with the most similar messages. */
   relatedIds?: string[];
 }
 
@@ -100,6 +253,158 @@ export type SiteContext =
   | "example"
   | "build-script";
 
+/** What the syntax tree proves about one panic site; gathered at extraction, stored with the site (plain JSON). */
+export interface SiteFacts {
+  /** The items enclosing the site, outermost first (`mod`, `impl`, `trait`, `fn`, …), as the file's syntax tree shows them. */
+  items: ItemFact[];
+  /** The function or method the site sits in; absent at item level, in `macro_rules!` bodies and in constants. */
+  function?: FunctionFact;
+  /** Conditions of compilation on the way down, outermost first and without repeats: the predicates of `#[cfg(…)]` on the file, items, statements and match arms, and `debug_assertions` for `debug_assert*`. */
+  gates: string[];
+  /** The path condition from the function's entry (or the `macro_rules!` arm) to the site, outermost first; for `assert*` and `.expect` the last entry is the failing check itself. */
+  conditions: Condition[];
+  /** When the site sits in another macro's token tree, that macro's name (the innermost, e.g. `quote`, `macro_rules`); the conditions outside it hold where that macro is written, not necessarily where the panic runs. Null otherwise. */
+  macro: string | null;
+  /** Names of the functions in the same file that call a function with the enclosing function's name, sorted (a match by name, not a resolved call). */
+  callers: string[];
+  /** Names bound by `let` between the outermost step of the path condition and the site: values the conditions may read that do not exist before the path starts. */
+  boundInside: string[];
+  /** True when a `return`, `break`, `continue` or `?` lies between the outermost step of the path condition and the site (on the path or in a branch beside it): then the conditions alone do not decide whether the site is reached. */
+  exitInPath: boolean;
+  /** True when a `return`, `break`, `continue` or `?` lies in the function body before the outermost step of the path condition. */
+  exitBeforePath: boolean;
+}
+
+/** The facts of a record: those of its first occurrence, with the crate and module its path gives and the records raised beside it. */
+export interface RecordFacts {
+  /** The package the file belongs to by Cargo's layout (the folder holding `src/`, `tests/`, … ), or null when the path shows none. */
+  crate: string | null;
+  /** The module path of the file by Cargo's layout (`src/a/b.rs` → `a::b`; `lib.rs`, `main.rs` → empty), or null outside `src/`. */
+  module: string | null;
+  /** The items enclosing the site, outermost first (`mod`, `impl`, `trait`, `fn`, …), as the file's syntax tree shows them. */
+  items: ItemFact[];
+  /** The function or method the site sits in; absent at item level, in `macro_rules!` bodies and in constants. */
+  function?: FunctionFact;
+  /** Conditions of compilation on the way down, outermost first and without repeats: the predicates of `#[cfg(…)]` on the file, items, statements and match arms, and `debug_assertions` for `debug_assert*`. */
+  gates: string[];
+  /** The path condition from the function's entry (or the `macro_rules!` arm) to the site, outermost first; for `assert*` and `.expect` the last entry is the failing check itself. */
+  conditions: Condition[];
+  /** When the site sits in another macro's token tree, that macro's name (the innermost, e.g. `quote`, `macro_rules`); the conditions outside it hold where that macro is written, not necessarily where the panic runs. Null otherwise. */
+  macro: string | null;
+  /** Names of the functions in the same file that call a function with the enclosing function's name, sorted (a match by name, not a resolved call). */
+  callers: string[];
+  /** Names bound by `let` between the outermost step of the path condition and the site: values the conditions may read that do not exist before the path starts. */
+  boundInside: string[];
+  /** True when a `return`, `break`, `continue` or `?` lies between the outermost step of the path condition and the site (on the path or in a branch beside it): then the conditions alone do not decide whether the site is reached. */
+  exitInPath: boolean;
+  /** True when a `return`, `break`, `continue` or `?` lies in the function body before the outermost step of the path condition. */
+  exitBeforePath: boolean;
+  /** Ids of the other records raised in the same function, sorted. */
+  sameFunction: string[];
+}
+
+/** One enclosing item. */
+export interface ItemFact {
+  /** Which item. */
+  kind: "mod" | "impl" | "trait" | "fn" | "const" | "static" | "macro-rules";
+  /** Its name as written: `backward`, `AutodiffBackend for Dispatch` for a trait impl, `Dispatch` for an inherent impl. */
+  name: string;
+  /** Its visibility modifier as written (`pub`, `pub(crate)`, …); null when it has none. */
+  visibility: string | null;
+  /** 1-based line where the item starts. */
+  line: number;
+}
+
+/** The function a site sits in, as declared. */
+export interface FunctionFact {
+  /** Its name. */
+  name: string;
+  /** 1-based line where the function starts. */
+  line: number;
+  /** Its visibility modifier as written, or null. */
+  visibility: string | null;
+  /** Its type parameters as written (`<T: Clone>`), or null. */
+  generics: string | null;
+  /** Its `where` clause as written, or null. */
+  whereClause: string | null;
+  /** Its `self` parameter as written (`&self`, `mut self`, …), or null for an associated or free function. */
+  receiver: string | null;
+  /** Its other parameters, in order. */
+  params: ParamFact[];
+  /** Its return type as written, or null. */
+  returnType: string | null;
+  /** The type parameters of the enclosing `impl` or `trait` block as written (`<B: Backend>`), or null. */
+  implGenerics: string | null;
+  /** The `let` statements at the top level of the function body before the site that bind without `mut` or `else` and whose value has no `?`, `.await`, jump or `&mut`, as written. Generated guards repeat those they need. */
+  lets: string[];
+  /** The type of the enclosing `impl` block, or null. */
+  implType: string | null;
+  /** The trait the enclosing `impl` block implements, or null (then the function is inherent or free). */
+  implTrait: string | null;
+  /** The trait whose definition holds the function (a default method), or null. */
+  traitName: string | null;
+  /** Names of the parameters that hold their entry value where the site is: not `mut`, not `&mut`, not rebound by `let` between the entry and the site. Generated guards read only these. */
+  unchangedParams: string[];
+}
+
+/** One parameter of a function. */
+export interface ParamFact {
+  /** The binding pattern as written (`x`, `mut x`, `(a, b)`). */
+  pattern: string;
+  /** The type as written. */
+  type: string;
+}
+
+/** An arm of a `match` that comes before the site's arm. */
+export interface MatchArm {
+  /** The pattern as written. */
+  pattern: string;
+  /** The `if` guard as written, or null. */
+  guard: string | null;
+  /** The arm's attributes as written (`#[cfg(feature = "cpu")]`). */
+  attributes: string[];
+}
+
+/** One step of a path condition. `kind` says which fields are set: `match` (scrutinee, pattern, guard, earlierArms, attributes), `if` (condition, holds), `if-let` (pattern, value, holds), `let-else` (pattern, value: the value does NOT match), `while` (condition), `while-let` and `for` (pattern, value), `loop`, `closure` (params, callee), `macro-rule` (matcher), `assert` (macro, condition or left and right: the check that fails), `expect` (method, receiver). */
+export interface Condition {
+  /** Which construct. */
+  kind: "match" | "if" | "if-let" | "let-else" | "while" | "while-let" | "for" | "loop" | "closure" | "macro-rule" | "assert" | "expect";
+  /** 1-based line where the construct starts. */
+  line: number;
+  /** `match`: the matched expression as written. */
+  scrutinee?: string;
+  /** `match`, `if-let`, `let-else`, `while-let`, `for`: the pattern as written. */
+  pattern?: string;
+  /** `match`: the arm's `if` guard as written, or null. */
+  guard?: string | null;
+  /** `match`: the site arm's attributes as written. */
+  attributes?: string[];
+  /** `match`: the arms before the site's arm, in order. */
+  earlierArms?: MatchArm[];
+  /** `if`, `while`: the condition as written; `assert`: the asserted condition. */
+  condition?: string;
+  /** `if`, `if-let`: true on the `then` side, false on the `else` side. */
+  holds?: boolean;
+  /** `if-let`, `let-else`, `while-let`, `for`: the expression as written. */
+  value?: string;
+  /** `closure`: the parameter list as written (`|x|`). */
+  params?: string;
+  /** `closure`: the expression the closure is passed to as an argument, as written (`self.try_view().unwrap_or_else`), when it is one. */
+  callee?: string;
+  /** `macro-rule`: the arm's matcher as written. */
+  matcher?: string;
+  /** `assert`: the macro's name (`assert`, `assert_eq`, …). */
+  macro?: string;
+  /** `assert`: for `assert_eq`/`assert_ne`, the left operand. */
+  left?: string;
+  /** `assert`: for `assert_eq`/`assert_ne`, the right operand. */
+  right?: string;
+  /** `expect`: the method (`expect` or `expect_err`). */
+  method?: string;
+  /** `expect`: the receiver expression as written. */
+  receiver?: string;
+}
+
 /** What one dataset version holds and how it was made. */
 export interface Manifest {
   /** The GitHub repository as `owner/name`. */
@@ -120,6 +425,20 @@ export interface Manifest {
   configHash: string;
   /** What the run saw and produced. */
   counts: ManifestCounts;
+  /** How the records' explanation fields were written; absent in datasets made before the analyze stage. */
+  analysis?: AnalysisCounts;
+}
+
+/** Records per analyzer: every record gets the static fields; with a language model enabled, its answer (fresh or cached) replaces their prose, or the static fields stay when it fails. */
+export interface AnalysisCounts {
+  /** Records whose fields are the static analyzer's. */
+  static: number;
+  /** Records rewritten by a fresh answer of the model. */
+  llm: number;
+  /** Records rewritten by a cached answer (same inputs as an earlier run). */
+  llmCached: number;
+  /** Records whose model request failed (timeout, bad JSON, schema violation); they keep the static fields and are also counted in `static`. */
+  llmFailed: number;
 }
 
 /** What a run saw and produced, from files listed to records written. */
@@ -130,9 +449,9 @@ export interface ManifestCounts {
   filesRead: number;
   /** Files excluded by the globs or not `.rs`. */
   filesSkipped: number;
-  /** Files parsed with tree-sitter in this run. */
+  /** Files parsed with tree-sitter in this run; files taken from the extraction cache and files without candidate text are not parsed. */
   filesParsed: number;
-  /** Files whose sites were taken from the extraction cache. */
+  /** Files whose sites were taken from the extraction cache (same path and blob id as in an earlier run, same extractor version). */
   filesReused: number;
   /** Files whose syntax tree has ERROR or MISSING nodes (their sites are still extracted). */
   filesWithParseErrors: number;

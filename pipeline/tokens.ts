@@ -131,41 +131,301 @@ export function splitArgs(tokens: readonly Token[]): Token[][] {
   return args;
 }
 
-const BINARY = new Set(["==", "!=", "<=", ">=", "&&", "||", "+", "-", "*", "/", "%", "^", "|", "&", "<<", ">>", "=", "+=", "-=", "*=", "/=", "%=", "<", ">", "=>", "as"]);
+/** Operators rustc prints with a space on each side when they stand between two operands. */
+const BINARY = new Set(["==", "!=", "<=", ">=", "&&", "||", "+", "-", "*", "/", "%", "^", "|", "&", "<<", ">>", "<", ">", "=", "+=", "-=", "*=", "/=", "%=", "^=", "&=", "|=", "<<=", ">>=", "=>", "->"]);
+/** Operators that are unary where an operand is expected: `-x`, `!x`, `*x`, `&x`, `&&x`. */
+const UNARY = new Set(["-", "!", "*", "&", "&&"]);
+/** Keywords after which an expression (or pattern) starts, as after a binary operator. */
+const LEADING_KEYWORDS = new Set(["if", "let", "match", "in", "return", "else", "move", "mut", "ref", "while", "for", "break", "unsafe", "async", "box", "dyn", "impl"]);
+/** Identifiers that are reserved words: `if (…)` keeps its space in token trees, `f(…)` does not. */
+const RESERVED = new Set(["as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where", "while", "async", "await", "dyn", "abstract", "become", "box", "do", "final", "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "fn"]);
 
-/**
- * The tokens of an expression joined the way rustc's pretty printer spaces them: binary operators
- * spaced, `.`/`::`/calls/indexing tight, a space after commas. Best effort: patterns built from it
- * allow any white space between tokens, so only the displayed message depends on it.
- */
-export function respace(tokens: readonly Token[]): string {
-  let out = "";
-  let prev: Token | undefined;
+/** A token, or a delimited group of them (the tree a macro's arguments form). */
+type Tree = Token | Group;
+interface Group {
+  readonly open: Token;
+  readonly close: Token | null;
+  readonly items: Tree[];
+}
+const isGroup = (t: Tree | undefined): t is Group => t !== undefined && "items" in t;
+
+/** Nests a flat token list at its delimiters; an unclosed group runs to the end. */
+function treeOf(tokens: readonly Token[]): Tree[] {
+  const root: Tree[] = [];
+  const stack: { open: Token; items: Tree[] }[] = [];
+  let items = root;
   for (const tok of tokens) {
-    if (prev !== undefined) out += spaceBetween(prev, tok, out) ? " " : "";
-    out += tok.text;
-    prev = tok;
+    if (tok.kind === "open") {
+      const group = { open: tok, items: [] as Tree[] };
+      stack.push(group);
+      items = group.items;
+    } else if (tok.kind === "close" && stack.length > 0) {
+      const group = stack.pop()!;
+      items = stack.at(-1)?.items ?? root;
+      items.push({ open: group.open, close: tok, items: group.items });
+    } else {
+      items.push(tok);
+    }
   }
-  return out;
+  while (stack.length > 0) {
+    const group = stack.pop()!;
+    items = stack.at(-1)?.items ?? root;
+    items.push({ open: group.open, close: null, items: group.items });
+  }
+  return root;
 }
 
-function spaceBetween(prev: Token, tok: Token, before: string): boolean {
-  const operand = (t: Token) => t.kind === "ident" || t.kind === "number" || t.kind === "string" || t.kind === "char" || t.kind === "lifetime" || t.kind === "close";
-  if (tok.kind === "close") return tok.text === "}";
-  if (prev.kind === "open") return prev.text === "{";
-  if (tok.text === "," || tok.text === ";" || tok.text === "?" || tok.text === "." || tok.text === "::" || prev.text === "." || prev.text === "::") return false;
-  if (prev.text === "," || prev.text === ";") return true;
-  if (tok.kind === "open") return tok.text === "{" || !(operand(prev) || prev.text === "!");
-  if (tok.text === "!") return !operand(prev);
-  if (BINARY.has(tok.text) && tok.kind === "punct") {
-    // A binary operator follows an operand; otherwise it is unary (`-x`, `!x`, `&x`, `*x`).
-    return operand(prev);
+/** Output with one pending space at most, never right after an opening delimiter. */
+class Out {
+  text = "";
+  /** The printed tokens, in order, without the spaces between them. */
+  readonly pieces: string[] = [];
+  private pending = false;
+  /** Appends `piece`, after a space when one is pending or asked for. */
+  put(piece: string, spaceBefore = false): void {
+    if (piece === "") return;
+    if ((this.pending || spaceBefore) && this.text !== "" && !/[([]$/.test(this.text)) this.text += " ";
+    this.text += piece;
+    this.pieces.push(piece);
+    this.pending = false;
   }
-  if (prev.kind === "punct" && BINARY.has(prev.text)) {
-    // After a binary operator there is a space; after a unary one there is none.
-    return before.slice(0, before.length - prev.text.length).endsWith(" ");
+  /** Appends what another printer printed, as it printed it. */
+  append(inner: Out): void {
+    if (inner.text === "") return;
+    if (this.pending && this.text !== "" && !/[([]$/.test(this.text)) this.text += " ";
+    this.text += inner.text;
+    this.pieces.push(...inner.pieces);
+    this.pending = false;
   }
-  if (prev.text === "!" || prev.text === "#" || prev.text === "$" || prev.text === "'") return false;
-  if (prev.text === "&" || prev.text === "*") return false;
-  return operand(prev) && (operand(tok) || tok.kind === "ident");
+  space(): void {
+    this.pending = true;
+  }
+  /** Drops a pending space (before `,`, `;`, a closing delimiter). */
+  tight(): void {
+    this.pending = false;
+  }
+}
+
+/**
+ * The tokens of an expression joined the way rustc's pretty printer shows an `assert!`
+ * condition: binary operators spaced, unary ones tight, `.`/`::`/calls/indexing/generic
+ * arguments tight, `, ` and `; `, `|x| body` closures, `{ … }` blocks, a `,` after each match
+ * arm that is not a block; the arguments of a macro call inside it are printed as rustc prints
+ * token streams (a space only where the source had one and rustc's `space_between` allows it).
+ * Best effort: rustc also breaks lines past 78 columns, which this never does; patterns built
+ * from the tokens allow any white space between them, so only the displayed message depends on
+ * this.
+ */
+export function respace(tokens: readonly Token[]): string {
+  return respaced(tokens).text;
+}
+
+/**
+ * Like `respace`, with the printed tokens apart: `pieces` holds what rustc prints in order (also
+ * what it adds, like the `,` after a match arm), for patterns that allow any white space between.
+ */
+export function respaced(tokens: readonly Token[]): { text: string; pieces: string[] } {
+  const out = new Out();
+  printExpr(treeOf(tokens), out);
+  return { text: out.text, pieces: out.pieces };
+}
+
+/** Prints a sequence in expression mode. */
+function printExpr(items: readonly Tree[], out: Out): void {
+  let operand = false; // the previous item ended an operand: what follows is postfix or binary
+  let genericDepth = 0;
+  let typeContext = false;
+  let matchPending = false;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    if (isGroup(item)) {
+      const macro = tokenAt(items, i - 1)?.text === "!" && tokenAt(items, i - 2)?.kind === "ident";
+      if (macro) {
+        printTokenTree(item, out);
+      } else if (item.open.text === "{") {
+        out.put("{", true);
+        if (item.items.length > 0) out.space();
+        printBraced(item.items, out, matchPending);
+        out.put("}", item.items.length > 0);
+        matchPending = false;
+      } else {
+        // A call or an index right after an operand; a parenthesised operand after a keyword gets its space.
+        out.put(item.open.text, !operand && tokenAt(items, i - 1)?.kind === "ident");
+        printExpr(item.items, out);
+        out.tight();
+        out.put(item.close?.text ?? "");
+      }
+      operand = true;
+      typeContext = false;
+      continue;
+    }
+    const t = item.text;
+    if (genericDepth > 0) {
+      if (t === "<") genericDepth++;
+      else if (t === ">") genericDepth--;
+      else if (t === ">>") genericDepth -= 2;
+      else if (t === ">>=") genericDepth -= 2;
+      out.put(t);
+      if (t === ",") out.space();
+      if (genericDepth <= 0) (genericDepth = 0), (operand = true);
+      continue;
+    }
+    if (t === "<" && (tokenAt(items, i - 1)?.text === "::" || (typeContext && tokenAt(items, i - 1)?.kind === "ident"))) {
+      out.put("<");
+      genericDepth = 1;
+      continue;
+    }
+    if (item.kind === "ident" || item.kind === "number" || item.kind === "string" || item.kind === "char" || item.kind === "lifetime") {
+      const before = tokenAt(items, i - 1)?.text;
+      const glued = before === "." || before === "::" || before === "$" || before === "'" || before === "#";
+      out.put(t, (operand || tokenAt(items, i - 1)?.kind === "ident") && !glued);
+      if (t === "as") typeContext = true;
+      if (t === "match") matchPending = true;
+      operand = !LEADING_KEYWORDS.has(t) && t !== "as";
+      continue;
+    }
+    // Punctuation.
+    if (t === "." || t === "::" || t === "?" || t === "$" || t === "#" || t === ".." || t === "..=") {
+      if (t === ".." || t === "..=") typeContext = false;
+      out.put(t);
+      operand = t === "?";
+      continue;
+    }
+    if (t === "," || t === ";") {
+      out.tight();
+      out.put(t);
+      out.space();
+      operand = false;
+      typeContext = false;
+      continue;
+    }
+    if (t === ":") {
+      out.put(":");
+      out.space();
+      operand = false;
+      typeContext = true;
+      continue;
+    }
+    if (t === "!" && operand && tokenAt(items, i - 1)?.kind === "ident" && isGroup(items[i + 1])) {
+      out.put("!"); // a macro call's bang
+      continue;
+    }
+    if (!operand && (t === "|" || t === "||")) {
+      // A closure: `|params| body` or `|| body`.
+      out.put(t, tokenAt(items, i - 1)?.kind === "ident");
+      if (t === "|") {
+        const end = items.findIndex((x, k) => k > i && !isGroup(x) && x.text === "|");
+        const params = end < 0 ? items.slice(i + 1) : items.slice(i + 1, end);
+        const inner = new Out();
+        printExpr(params, inner);
+        out.append(inner);
+        out.put("|");
+        i = end < 0 ? items.length : end;
+      }
+      out.space();
+      operand = false;
+      typeContext = false;
+      continue;
+    }
+    if (!operand && UNARY.has(t)) {
+      out.put(t, tokenAt(items, i - 1)?.kind === "ident");
+      continue;
+    }
+    if (BINARY.has(t)) {
+      out.put(t, true);
+      out.space();
+      operand = false;
+      typeContext = t === "->";
+      continue;
+    }
+    out.put(t, operand);
+    operand = false;
+  }
+}
+
+/** The inside of `{ … }` in expression mode; in a `match` block each arm not ending in a block gets a `,`. */
+function printBraced(items: readonly Tree[], out: Out, isMatch: boolean): void {
+  if (!isMatch) {
+    printExpr(items, out);
+    return;
+  }
+  const arms: Tree[][] = [[]];
+  for (const item of items) {
+    if (!isGroup(item) && item.text === ",") arms.push([]);
+    else arms.at(-1)!.push(item);
+  }
+  for (const arm of arms) {
+    if (arm.length === 0) continue;
+    out.space();
+    printExpr(arm, out);
+    const last = arm.at(-1);
+    const arrow = arm.findIndex((x) => !isGroup(x) && x.text === "=>");
+    const blockBody = isGroup(last) && last.open.text === "{" && arrow === arm.length - 2;
+    if (!blockBody) out.put(",");
+  }
+}
+
+/** Prints a delimited group as rustc prints token streams (the arguments of a macro call). */
+function printTokenTree(group: Group, out: Out): void {
+  const brace = group.open.text === "{";
+  const first = group.items[0];
+  const last = group.items.at(-1);
+  out.put(group.open.text);
+  if (brace && first !== undefined && startOf(first) > group.open.end) out.space();
+  group.items.forEach((item, k) => {
+    const before = group.items[k - 1];
+    const spaced = before !== undefined && startOf(item) > endOf(before) && tokenSpaceBetween(before, item);
+    if (isGroup(item)) {
+      if (spaced) out.space();
+      printTokenTree(item, out);
+    } else {
+      out.put(item.text, spaced);
+    }
+  });
+  if (brace && last !== undefined && group.close !== null && group.close.start > endOf(last)) out.put("}", true);
+  else out.put(group.close?.text ?? "");
+}
+
+const startOf = (t: Tree): number => (isGroup(t) ? t.open.start : t.start);
+const endOf = (t: Tree): number => (isGroup(t) ? (t.close?.end ?? (t.items.length > 0 ? endOf(t.items.at(-1)!) : t.open.end)) : t.end);
+/** The token at `i`, or undefined when there is none or it is a group. */
+const tokenAt = (items: readonly Tree[], i: number): Token | undefined => {
+  const t = items[i];
+  return t === undefined || isGroup(t) ? undefined : t;
+};
+
+/** rustc's `space_between` for two adjacent token trees that the source separated by white space. */
+function tokenSpaceBetween(a: Tree, b: Tree): boolean {
+  const punct = (t: Tree) => !isGroup(t) && t.kind === "punct";
+  if (!isGroup(a) && a.text === "." && !punct(b)) return false;
+  if (!isGroup(a) && a.text === "$" && !isGroup(b) && b.kind === "ident") return false;
+  if (!punct(a) && !isGroup(b) && (b.text === "," || b.text === ";" || b.text === ".")) return false;
+  if (!isGroup(a) && a.kind === "ident" && isGroup(b) && b.open.text === "(" && (!RESERVED.has(a.text) || a.text === "fn" || a.text === "Self" || a.text === "pub" || a.text.startsWith("r#"))) return false;
+  if (!isGroup(a) && a.text === "#" && isGroup(b) && b.open.text === "[") return false;
+  return true;
+}
+
+/**
+ * Every token of `text` in order, comments and white space skipped. Never fails: a character
+ * that starts no token (a stray quote) is skipped, and an unterminated string or comment ends
+ * the list.
+ */
+export function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  let i = skipTrivia(text, 0);
+  while (i < text.length) {
+    const tok = lexToken(text, i);
+    if (tok === null) {
+      i = skipTrivia(text, i + 1);
+      continue;
+    }
+    tokens.push(tok);
+    i = skipTrivia(text, tok.end);
+  }
+  return tokens;
+}
+
+/** True for a `str` literal (`"…"`, `r"…"`, `r#"…"#`): byte and C strings are not `&str` and never format strings. */
+export function isStrLiteral(tok: Token | undefined): boolean {
+  return tok !== undefined && tok.kind === "string" && (tok.text.startsWith('"') || tok.text.startsWith("r"));
 }

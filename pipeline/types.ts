@@ -6,13 +6,14 @@
 
 /**
  * A piece of a runtime message: literal text, a hole filled in at run time (any text, newlines
- * included), or a gap where rustc's pretty printer may or may not put white space.
+ * included), a gap where rustc's pretty printer may or may not put white space, or the end of
+ * the message (a line break or the end of the text must follow).
  */
-export type MessagePart = { readonly lit: string } | { readonly wild: true } | { readonly gap: true };
+export type MessagePart = { readonly lit: string } | { readonly wild: true } | { readonly gap: true } | { readonly eol: true };
 
-import type { SiteContext, SiteKind, SkipReason } from "./schema-types.generated.js";
+import type { SiteContext, SiteFacts, SiteKind, SkipReason } from "./schema-types.generated.js";
 
-export type { SiteContext, SiteKind, SkipReason };
+export type { SiteContext, SiteFacts, SiteKind, SkipReason };
 
 /** Why a site itself has no record (a site in excluded code is counted apart, at build time). */
 export type SiteSkip = Exclude<SkipReason, "excluded-context">;
@@ -41,6 +42,11 @@ export interface Site {
   readonly runtime: readonly MessagePart[] | null;
   /** Set when `runtime` is null: why the site is counted but not catalogued. */
   readonly skip: SiteSkip | null;
+  /**
+   * What the syntax tree proves about the site (analyze/facts.ts); null for sites without a record.
+   * Note: optional so that sites made elsewhere (tests, older caches) stay valid; analyze treats absent as empty.
+   */
+  readonly facts?: SiteFacts | null;
 }
 
 /** What extraction yields for one file. */

@@ -80,19 +80,25 @@ export async function writeVersion(outDir: string, dataset: Dataset, entry: Vers
   const dir = repoDir(outDir, repo);
   const target = path.join(dir, version);
   const staging = path.join(dir, `.staging-${version}-${process.pid}`);
+  const indexFile = path.join(dir, "versions.json");
+  const tmp = `${indexFile}.tmp-${process.pid}`;
+  let placed = false;
   try {
     await mkdir(staging, { recursive: true });
     await writeDurably(path.join(staging, "records.jsonl"), jsonlText(dataset.envelopes));
     await writeDurably(path.join(staging, "manifest.json"), jsonText(dataset.manifest));
     await rename(staging, target);
+    placed = true;
     const index = await readIndex(outDir, repo);
     const next: VersionsIndex = { repo, versions: [...index.versions, entry] };
-    const indexFile = path.join(dir, "versions.json");
-    const tmp = `${indexFile}.tmp-${process.pid}`;
     await writeDurably(tmp, jsonText(next));
     await rename(tmp, indexFile);
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
+    // Note: a folder the index does not name is never read, but one this call made and could not
+    // index is removed, so only a crash (not an error) leaves debris behind.
+    if (placed) await rm(target, { recursive: true, force: true });
+    await rm(tmp, { force: true }).catch(() => {});
     if (error instanceof PipelineError) throw error;
     throw new PipelineError("E_IO", `could not write dataset version ${version} under ${dir}`, {
       hint: "check that the output folder is writable and the disk has room; earlier versions are untouched",

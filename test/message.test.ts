@@ -12,6 +12,7 @@ import {
   type FormatPiece,
 } from "../pipeline/message.js";
 import type { MessagePart } from "../pipeline/types.js";
+import { readDelimited, respace } from "../pipeline/tokens.js";
 
 const W: MessagePart = { wild: true };
 const L = (lit: string): MessagePart => ({ lit });
@@ -408,5 +409,73 @@ describe("slugify", () => {
   it("gives the id prefix alone when there is no letter or digit", () => {
     assert.equal(slugify("{}: {:?}", "38c5ff15ce6533cc"), "38c5ff");
     assert.equal(slugify("", "38c5ff15ce6533cc"), "38c5ff");
+  });
+});
+
+describe("respace", () => {
+  /** The condition's tokens, read with the same lexer extraction uses. */
+  const respaceOf = (source: string): string => {
+    const call = readDelimited(`(${source})`, 0);
+    assert.notEqual(call, null, source);
+    return respace(call!.tokens);
+  };
+
+  it("prints conditions as rustc 1.95 printed them in `assertion failed: …`", () => {
+    // Left: the condition as written; right: what rustc printed after `assertion failed: `.
+    const seen: [string, string][] = [
+      ["v().len()>5 &&  true", "v().len() > 5 && true"],
+      ["v().len() > 10\n            || v()\n                .is_empty()", "v().len() > 10 || v().is_empty()"],
+      ["v().iter().map(|x| x * 2).collect::<Vec<_>>().is_empty()", "v().iter().map(|x| x * 2).collect::<Vec<_>>().is_empty()"],
+      ["!v().contains(&3)", "!v().contains(&3)"],
+      ["v().iter().all(|&x| x > 5)", "v().iter().all(|&x| x > 5)"],
+      ["v()[0]==2", "v()[0] == 2"],
+      ["*r == 2 && &v()[..] == &[9][..]", "*r == 2 && &v()[..] == &[9][..]"],
+      ["std::mem::size_of::<Vec<Vec<u8>>>() == 1", "std::mem::size_of::<Vec<Vec<u8>>>() == 1"],
+      ["n() % 2 == 0 && n() / 2 > 10 || n() * 3 < -1 && 1<<4 > 100", "n() % 2 == 0 && n() / 2 > 10 || n() * 3 < -1 && 1 << 4 > 100"],
+      ["!b || -n() >= 0 && !!false", "!b || -n() >= 0 && !!false"],
+      ["matches!(x,Some( 3 ))", "matches!(x,Some(3))"],
+      ["vec![1,2 ,3].len()==n() as usize", "vec![1,2,3].len() == n() as usize"],
+      ['format!( "{}",n() )=="x"', 'format!("{}",n()) == "x"'],
+      ["x.map(| v | { v + 1 })==Some(3)", "x.map(|v| { v + 1 }) == Some(3)"],
+      ["x.map(move |v: i32| -> i32 { v + 1 }).is_none()", "x.map(move |v: i32| -> i32 { v + 1 }).is_none()"],
+      ["&mut 5 == &mut n()", "&mut 5 == &mut n()"],
+      ["if let Some(v) = x { v < 0 } else { false }", "if let Some(v) = x { v < 0 } else { false }"],
+      ["match x { Some(v) => v < 0, None => false }", "match x { Some(v) => v < 0, None => false, }"],
+      ["match x { Some(v) => { v < 0 } None => false }", "match x { Some(v) => { v < 0 } None => false, }"],
+      ["unsafe { n() } == 1", "unsafe { n() } == 1"],
+      ["S { a: n() }.a == 0", "S { a: n() }.a == 0"],
+      ["{ let v: Vec<u8> = vec![]; v.len() > 0 }", "{ let v: Vec<u8> = vec![]; v.len() > 0 }"],
+      ["x == None::<i32>", "x == None::<i32>"],
+      ["n() == 'a' as i32", "n() == 'a' as i32"],
+      ["n().checked_sub(1).is_none() /* comment */ && true", "n().checked_sub(1).is_none() && true"],
+      ['r#"raw"# == "x"', 'r#"raw"# == "x"'],
+      ["-(n()) > 0", "-(n()) > 0"],
+      ["(0..n()).all(|i|i<3)", "(0..n()).all(|i| i < 3)"],
+      ["m!(a{b} c { d }[e] { } f) == 0", "m!(a{b} c { d }[e] {} f) == 0"],
+      ["m!(x . y ; z , w $ q # [a] ! ( ) fn (x)) == 0", "m!(x.y; z, w $q #[a] ! () fn(x)) == 0"],
+      ["x.map(|_| ()).is_none()", "x.map(|_| ()).is_none()"],
+    ];
+    for (const [source, printed] of seen) assert.equal(respaceOf(source), printed, source);
+  });
+
+  it("keeps a string token's own spaces", () => {
+    assert.equal(respaceOf('s ==  "a  b"'), 's == "a  b"');
+  });
+});
+
+describe("composePattern with an end part", () => {
+  const parts: MessagePart[] = [{ lit: "assertion failed: " }, { lit: "x" }, { gap: true }, { lit: ">" }, { gap: true }, { lit: "0" }, { eol: true }];
+
+  it("needs a line break or the end of the text after the last literal", () => {
+    assert.equal(matches(parts, "assertion failed: x > 0"), true);
+    assert.equal(matches(parts, "assertion failed: x>0\nnote: run with `RUST_BACKTRACE=1`"), true);
+    assert.equal(matches(parts, "assertion failed: x > 0\r\n"), true);
+    assert.equal(matches(parts, "assertion failed: x > 0 && y"), false);
+    assert.equal(matches(parts, "assertion failed: x > 01"), false);
+  });
+
+  it("counts nothing for the end part", () => {
+    assert.equal(patternSpecificity(parts), patternSpecificity(parts.slice(0, -1)));
+    assert.equal(isDistinctive([{ eol: true }]), false);
   });
 });

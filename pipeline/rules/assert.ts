@@ -2,7 +2,7 @@
  * `assert!(cond)` and `debug_assert!(cond)`: without a message the user sees
  * `assertion failed: <cond>` as rustc pretty-prints it; with one, only the formatted message.
  */
-import { respace, type Token } from "../tokens.js";
+import { respaced, type Token } from "../tokens.js";
 import type { MessagePart, SiteKind } from "../types.js";
 import { formatted, skipped, type Rule, type RuntimeMessage } from "./rule.js";
 
@@ -10,14 +10,27 @@ function describe(args: readonly (readonly Token[])[]): RuntimeMessage {
   const cond = args[0];
   if (cond === undefined || cond.length === 0) return skipped("no-message");
   if (args.length > 1) return formatted(args.slice(1), "");
-  const message = `assertion failed: ${respace(cond)}`;
-  // Note: rustc re-spaces the condition; the pattern lets any white space stand between tokens.
-  const runtime: MessagePart[] = [{ lit: "assertion failed: " }];
-  cond.forEach((tok, i) => {
-    if (i > 0) runtime.push({ gap: true });
-    runtime.push({ lit: tok.text });
+  const printed = respaced(cond);
+  const message = `assertion failed: ${printed.text}`;
+  // Note: rustc re-spaces the condition (and adds a `,` after match arms); the pattern takes the
+  //   tokens it prints and lets any white space stand between them.
+  // Note: in a `macro_rules!` body a metavariable (`$cond`, `$x`) is replaced by the caller's
+  //   tokens before rustc prints them, so it is a hole.
+  const condition: MessagePart[] = [];
+  const pieces = printed.pieces;
+  pieces.forEach((piece, i) => {
+    if (piece === "$" && /^[\p{L}_]/u.test(pieces[i + 1] ?? "")) return void condition.push({ wild: true });
+    if (pieces[i - 1] === "$" && /^[\p{L}_]/u.test(piece)) return;
+    if (i > 0 && !("wild" in (condition.at(-1) ?? {}))) condition.push({ gap: true });
+    condition.push({ lit: piece });
   });
-  return { message, runtime, skip: null };
+  // Note: the condition is the site's own text, so it needs 3 characters outside holes:
+  //   `assert!(2 == d)` is catalogued, `assert!($cond)` or `assert!(ok)` is not.
+  const own = condition.reduce((n, p) => n + ("lit" in p ? Array.from(p.lit).length : 0), 0);
+  if (own < 3) return skipped("no-distinctive-text", message);
+  // Note: the condition is the whole message, so its end is marked: a shorter condition that
+  //   is a prefix of a longer one (`x > 0`, `x > 0 && y`) must not match the longer one's text.
+  return { message, runtime: [{ lit: "assertion failed: " }, ...condition, { eol: true }], skip: null };
 }
 
 function rule(id: SiteKind): Rule {

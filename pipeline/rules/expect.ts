@@ -5,13 +5,13 @@
  */
 import type { Token } from "../tokens.js";
 import { formatted, skipped, type Rule, type RuntimeMessage } from "./rule.js";
-import { splitArgs } from "../tokens.js";
+import { isStrLiteral, splitArgs } from "../tokens.js";
 import { decodeStringLiteral, isDistinctive } from "../message.js";
 
 function describe(args: readonly (readonly Token[])[]): RuntimeMessage {
   const arg = args[0];
   if (arg === undefined || args.length !== 1) return skipped(arg === undefined ? "no-message" : "dynamic-message");
-  if (arg.length === 1 && arg[0]!.kind === "string") return literal(arg[0]!.text);
+  if (arg.length === 1 && isStrLiteral(arg[0])) return literal(arg[0]!.text);
   const inner = formatArgs(arg);
   return inner === null ? skipped("dynamic-message") : formatted(inner, "");
 }

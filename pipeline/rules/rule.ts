@@ -2,7 +2,7 @@
  * What every panic-kind rule is: a stable id, the names it answers to, and one pure function
  * from the call's arguments to the message the user sees. One rule per file in this folder.
  */
-import type { Token } from "../tokens.js";
+import { isStrLiteral, type Token } from "../tokens.js";
 import type { MessagePart, SiteKind, SiteSkip } from "../types.js";
 import { decodeStringLiteral, isDistinctive, parseFormatString, runtimeParts } from "../message.js";
 
@@ -44,7 +44,7 @@ export interface FormatCall {
  */
 export function readFormat(args: readonly (readonly Token[])[]): FormatCall | null {
   const first = args[0];
-  if (first === undefined || first.length !== 1 || first[0]!.kind !== "string") return null;
+  if (first === undefined || first.length !== 1 || !isStrLiteral(first[0])) return null;
   const format = decodeStringLiteral(first[0]!.text);
   if (format === null) return null;
   const pieces = parseFormatString(format);
@@ -56,7 +56,7 @@ export function readFormat(args: readonly (readonly Token[])[]): FormatCall | nu
     const index = piece.name === "" ? next++ : /^\d+$/.test(piece.name) ? Number(piece.name) : -1;
     const arg = index >= 0 ? positional[index] : undefined;
     const plain = piece.arg === "{}" || /^\{\d*\}$/.test(piece.arg);
-    if (plain && arg !== undefined && arg.length === 1 && arg[0]!.kind === "string") {
+    if (plain && arg !== undefined && arg.length === 1 && isStrLiteral(arg[0])) {
       const value = decodeStringLiteral(arg[0]!.text);
       if (value !== null) return { text: value };
     }

@@ -1,0 +1,175 @@
+/**
+ * The benchmark: `npm run bench -- --source <git dir> --sha <sha> [--parent-sha <sha>] [--runs N]`.
+ *
+ * Cases, each run several times after a warm-up, reported as medians:
+ * - full: the whole pipeline at a SHA already in the clone cache, extraction cache empty;
+ * - ast-grep: `ast-grep scan` for panic!/unreachable!/todo!/unimplemented! on a checkout of the same tree;
+ * - bump: a run at SHA when the parent's version and extraction cache exist;
+ * - growth: synthetic repositories of the source tree's .rs files times 1, 2, 4, 8.
+ * Every pipeline run is a child process (`bench/child.js`), which reports its wall time and peak RSS.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { availableParallelism, cpus, tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { packageRoot } from "../pipeline/paths.js";
+import type { ChildReport } from "./child.js";
+
+const { values } = parseArgs({
+  options: {
+    source: { type: "string" },
+    sha: { type: "string" },
+    "parent-sha": { type: "string" },
+    runs: { type: "string", default: "5" },
+    sizes: { type: "string", default: "1,2,4,8" },
+    "skip-growth": { type: "boolean", default: false },
+  },
+});
+if (!values.source || !values.sha) {
+  process.stderr.write("usage: npm run bench -- --source <git dir> --sha <sha> [--parent-sha <sha>] [--runs N] [--sizes 1,2,4,8] [--skip-growth]\n");
+  process.exit(2);
+}
+const source = path.resolve(values.source);
+const sha = values.sha;
+const runs = Number(values.runs);
+const work = mkdtempSync(path.join(tmpdir(), "error-catalog-bench-"));
+const child = path.join(packageRoot(), "dist", "bench", "child.js");
+
+/** A config in `dir` for one target, with the clone cache shared through a link. */
+function setUp(dir: string, url: string, sharedRepos: string): string {
+  mkdirSync(path.join(dir, "cache"), { recursive: true });
+  if (existsSync(sharedRepos)) symlinkSync(sharedRepos, path.join(dir, "cache", "repos"));
+  const config = path.join(dir, "config.json");
+  writeFileSync(config, JSON.stringify({ output: "out", cacheDir: "cache", targets: [{ repo: "bench/target", url, sha }] }));
+  return config;
+}
+
+/** One pipeline run in a child process. */
+function pipeline(config: string, runSha: string, url: string): ChildReport {
+  const t = performance.now();
+  const out = spawnSync(process.execPath, [child, config, runSha, url], { encoding: "utf8", maxBuffer: 1 << 24 });
+  const wallMs = performance.now() - t;
+  if (out.status !== 0) throw new Error(`pipeline run failed:\n${out.stderr}`);
+  // Note: the wall time is the whole process, start-up included, as for ast-grep.
+  return { ...(JSON.parse(out.stdout.trim().split("\n").at(-1)!) as ChildReport), wallMs };
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+const fmt = (ms: number) => `${(ms / 1000).toFixed(3)} s`;
+const mib = (kb: number) => `${(kb / 1024).toFixed(0)} MiB`;
+
+// Warm the clone cache once: later runs never touch the network or the source.
+const sharedRepos = path.join(work, "shared-repos");
+{
+  const dir = path.join(work, "warm");
+  const config = setUp(dir, source, sharedRepos);
+  pipeline(config, sha, source);
+  cpSync(path.join(dir, "cache", "repos"), sharedRepos, { recursive: true });
+}
+
+// Full run: clone cached, extraction cache empty, fresh output.
+const full: ChildReport[] = [];
+for (let i = 0; i <= runs; i++) {
+  const dir = path.join(work, `full-${i}`);
+  const report = pipeline(setUp(dir, source, sharedRepos), sha, source);
+  if (i > 0) full.push(report);
+  rmSync(dir, { recursive: true, force: true });
+}
+
+// ast-grep on a checkout of the same tree.
+const checkout = path.join(work, "checkout");
+mkdirSync(checkout);
+execFileSync("sh", ["-c", `git --git-dir "${source}" archive ${sha} | tar -x -C "${checkout}"`]);
+const rule = path.join(work, "panic.yml");
+writeFileSync(rule, ["id: panic-macros", "language: rust", "rule:", "  any:", ...["panic", "unreachable", "todo", "unimplemented"].map((m) => `    - pattern: ${m}!($$$)`), ""].join("\n"));
+const astGrep = [path.join(packageRoot(), "node_modules", "@ast-grep", `cli-${process.platform}-${process.arch}-gnu`, "ast-grep"), path.join(packageRoot(), "node_modules", ".bin", "ast-grep")].find(existsSync)!;
+const astTimes: number[] = [];
+let astMatches = 0;
+for (let i = 0; i <= runs; i++) {
+  const t = performance.now();
+  const out = spawnSync(astGrep, ["scan", "--rule", rule, "--json=stream", checkout], { encoding: "utf8", maxBuffer: 1 << 28 });
+  const ms = performance.now() - t;
+  if (out.status !== 0) throw new Error(`ast-grep failed: ${out.stderr}`);
+  astMatches = out.stdout.split("\n").filter((l) => l.trim() !== "").length;
+  if (i > 0) astTimes.push(ms);
+}
+const ourMacroSites = (["panic", "unreachable", "todo", "unimplemented"] as const).reduce((n, k) => n + (full[0]!.sitesByKind[k] ?? 0), 0);
+
+// SHA bump: the parent's version and extraction cache exist.
+const bump: ChildReport[] = [];
+if (values["parent-sha"]) {
+  const base = path.join(work, "bump-base");
+  const config = setUp(base, source, sharedRepos);
+  pipeline(config, values["parent-sha"], source);
+  for (let i = 0; i <= runs; i++) {
+    const dir = path.join(work, `bump-${i}`);
+    cpSync(base, dir, { recursive: true, verbatimSymlinks: true });
+    const report = pipeline(path.join(dir, "config.json"), sha, source);
+    if (i > 0) bump.push(report);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// Growth: the source tree's .rs files, k times over (each copy's blobs made distinct), one commit.
+const growth: { size: number; mb: number; report: ChildReport }[] = [];
+if (!values["skip-growth"]) {
+  const files = execFileSync("git", ["--git-dir", source, "ls-tree", "-r", "-z", "--name-only", sha], { encoding: "utf8", maxBuffer: 1 << 28 })
+    .split("\0")
+    .filter((p) => p.endsWith(".rs"));
+  const texts = files.map((p) => execFileSync("git", ["--git-dir", source, "show", `${sha}:${p}`], { maxBuffer: 1 << 26 }));
+  for (const size of values.sizes.split(",").map(Number)) {
+    const repo = path.join(work, `growth-${size}.git`);
+    execFileSync("git", ["init", "--quiet", "--bare", repo]);
+    const chunks: Buffer[] = [Buffer.from("commit refs/heads/main\ncommitter Bench <bench@example.com> 1700000000 +0000\ndata 6\ngrowth\n")];
+    let bytes = 0;
+    for (let k = 0; k < size; k++) {
+      files.forEach((p, i) => {
+        const body = Buffer.concat([texts[i]!, Buffer.from(`\n// copy ${k}\n`)]);
+        bytes += body.length;
+        chunks.push(Buffer.from(`M 100644 inline copy-${k}/${p}\ndata ${body.length}\n`), body, Buffer.from("\n"));
+      });
+    }
+    execFileSync("git", ["--git-dir", repo, "fast-import", "--quiet"], { input: Buffer.concat(chunks), maxBuffer: 1 << 26 });
+    const growthSha = execFileSync("git", ["--git-dir", repo, "rev-parse", "main"], { encoding: "utf8" }).trim();
+    const reports: ChildReport[] = [];
+    const repos = path.join(work, `growth-repos-${size}`);
+    for (let i = 0; i <= Math.min(runs, 3); i++) {
+      const dir = path.join(work, `growth-${size}-${i}`);
+      const config = setUp(dir, repo, repos);
+      const report = pipeline(config, growthSha, repo);
+      if (i === 0) cpSync(path.join(dir, "cache", "repos"), repos, { recursive: true });
+      else reports.push(report);
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const med = reports.sort((a, b) => a.wallMs - b.wallMs)[Math.floor(reports.length / 2)]!;
+    growth.push({ size, mb: bytes / 1e6, report: med });
+  }
+}
+
+const fullMs = median(full.map((r) => r.wallMs));
+const astMs = median(astTimes);
+const lines = [
+  `error-catalog benchmark — ${new Date().toISOString().slice(0, 10)}, ${availableParallelism()} cores (${cpus()[0]?.model ?? "unknown cpu"}), node ${process.version}`,
+  `source ${source} at ${sha}${values["parent-sha"] ? ` (parent ${values["parent-sha"]})` : ""}; ${runs} runs after a warm-up, medians`,
+  "",
+  "| case | median wall | peak RSS | notes |",
+  "|---|---|---|---|",
+  `| full run | ${fmt(fullMs)} | ${mib(median(full.map((r) => r.maxRssKb)))} | ${full[0]!.filesRead} files read, ${full[0]!.filesParsed} parsed, ${full[0]!.sites} sites, ${full[0]!.records} records |`,
+  `| ast-grep scan | ${fmt(astMs)} | | ${astMatches} panic!/unreachable!/todo!/unimplemented! matches (ours: ${ourMacroSites}) |`,
+  ...(bump.length ? [`| SHA bump | ${fmt(median(bump.map((r) => r.wallMs)))} | ${mib(median(bump.map((r) => r.maxRssKb)))} | ${bump[0]!.filesParsed} parsed, ${bump[0]!.filesReused} reused |`] : []),
+  "",
+  `full / ast-grep: ${(fullMs / astMs).toFixed(2)}×` + (bump.length ? `; bump / full: ${(median(bump.map((r) => r.wallMs)) / fullMs).toFixed(2)}×` : ""),
+  ...(growth.length
+    ? ["", "| size | .rs MB | wall | ms per MB | peak RSS |", "|---|---|---|---|---|", ...growth.map((g) => `| ×${g.size} | ${g.mb.toFixed(1)} | ${fmt(g.report.wallMs)} | ${(g.report.wallMs / g.mb).toFixed(0)} | ${mib(g.report.maxRssKb)} |`)]
+    : []),
+  "",
+  "stage times of the median full run (ms): " + JSON.stringify(full.sort((a, b) => a.wallMs - b.wallMs)[Math.floor(full.length / 2)]!.stages),
+];
+process.stdout.write(`${lines.join("\n")}\n`);
+rmSync(work, { recursive: true, force: true });

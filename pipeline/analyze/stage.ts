@@ -1,0 +1,30 @@
+/**
+ * The analyze stage as run.ts calls it: static fields (pure), then the optional language model
+ * (network and cache: the only effects), then the times carried over from the previous version.
+ */
+import { LLM_DEFAULTS, refineWithLlm } from "../llm.js";
+import type { AnalysisCounts, Envelope, LlmConfig } from "../schema-types.generated.js";
+import type { Site } from "../types.js";
+import { analyzeEnvelopes, keepTimes } from "./index.js";
+
+/** What run.ts hands the analyze stage. */
+export interface AnalyzeStageInput {
+  readonly envelopes: readonly Envelope[];
+  readonly sites: readonly Site[];
+  /** The dataset version being built (ISO 8601). */
+  readonly now: string;
+  /** The previous version's envelopes by id. */
+  readonly previous?: ReadonlyMap<string, Envelope>;
+  /** `config.analysis.llm`; absent: static only. */
+  readonly llm?: LlmConfig;
+  /** The resolved `config.cacheDir`. */
+  readonly cacheDir: string;
+  readonly log?: (line: string) => void;
+}
+
+/** The analysed envelopes (input order) and the manifest's `analysis` counts. Never throws for a failed model request. */
+export async function analyzeStage(input: AnalyzeStageInput): Promise<{ envelopes: Envelope[]; counts: AnalysisCounts }> {
+  const analysed = analyzeEnvelopes({ envelopes: input.envelopes, sites: input.sites });
+  const refined = await refineWithLlm(analysed, { settings: { ...LLM_DEFAULTS, ...input.llm }, cacheDir: input.cacheDir, ...(input.log ? { log: input.log } : {}) });
+  return { envelopes: keepTimes(refined.envelopes, input.previous, input.now), counts: refined.counts };
+}

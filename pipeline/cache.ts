@@ -1,0 +1,115 @@
+/**
+ * The extraction cache: what extraction found in each file, kept between runs so a run at a new
+ * SHA parses only the files whose blobs changed. Effects: the file system, at the edges only
+ * (`loadExtractCache` once before extraction, `saveExtractCache` once after a successful run);
+ * everything in between is plain data.
+ *
+ * Layout: one JSON file per repository, `<cacheDir>/extract/<owner>+<name>.json`, holding the
+ * extractor version and one entry per path of the last tree a run saw.
+ *
+ * Note: an entry is used only when both the path and the blob id match. Sites carry their path
+ * and a context derived from it (`tests/`, `benches/`, …), so the same blob under another path
+ * is extracted again rather than patched.
+ * Note: entries hold the per-file sites BEFORE `applyTestModules`, which is cross-file (a
+ * `#[cfg(test)] mod t;` in one file makes another file test code) and is re-applied every run.
+ * Note: the cache keeps the entries of the newest tree only, so it stays the size of one tree;
+ * going back to an older SHA parses again what differs.
+ */
+import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
+import path from "node:path";
+import type { FileSites, Site } from "./types.js";
+
+/** What extraction found in one file: enough to skip reading it again at the same blob. */
+export interface CachedFile {
+  readonly blob: string;
+  /** The file's sites as `extractFile` returned them (before `applyTestModules`); any JSON a Site holds. */
+  readonly sites: readonly Site[];
+  readonly parseErrors: boolean;
+  readonly parsed: boolean;
+  /** The test-only modules the file declares (`testModuleNames`). */
+  readonly testModules: readonly string[];
+}
+
+/** The cache of one repository, in memory: entries by path. */
+export interface ExtractCache {
+  readonly extractorVersion: number;
+  readonly entries: ReadonlyMap<string, CachedFile>;
+}
+
+/** What the file on disk holds. */
+interface CacheFile {
+  readonly extractorVersion: number;
+  readonly repo: string;
+  readonly files: Record<string, CachedFile>;
+}
+
+/** `<cacheDir>/extract/<owner>+<name>.json`. Never touches the disk. */
+export function extractCachePath(cacheDir: string, repo: string): string {
+  return path.join(cacheDir, "extract", `${repo.replace("/", "+")}.json`);
+}
+
+/** An empty cache for `extractorVersion`. */
+export function emptyCache(extractorVersion: number): ExtractCache {
+  return { extractorVersion, entries: new Map() };
+}
+
+/**
+ * Loads the cache file. Returns an empty cache when there is none, when it was written by
+ * another extractor version, or when it cannot be read (then `problem` says why: a damaged cache
+ * costs a full parse, never a failed run).
+ */
+export async function loadExtractCache(file: string, repo: string, extractorVersion: number): Promise<{ cache: ExtractCache; problem: string | null }> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+    return { cache: emptyCache(extractorVersion), problem: missing ? null : `could not read the extraction cache ${file}: ${(error as Error).message}` };
+  }
+  try {
+    const data = JSON.parse(text) as CacheFile;
+    if (data.extractorVersion !== extractorVersion || data.repo !== repo || typeof data.files !== "object" || data.files === null) {
+      return { cache: emptyCache(extractorVersion), problem: null };
+    }
+    return { cache: { extractorVersion, entries: new Map(Object.entries(data.files)) }, problem: null };
+  } catch (error) {
+    return { cache: emptyCache(extractorVersion), problem: `ignoring the damaged extraction cache ${file}: ${(error as Error).message}` };
+  }
+}
+
+/** The cached extraction of `file`, when its path and blob match an entry. Pure. */
+export function lookup(cache: ExtractCache, file: { readonly path: string; readonly blob: string }): { result: FileSites; testModules: readonly string[] } | null {
+  const entry = cache.entries.get(file.path);
+  if (entry === undefined || entry.blob !== file.blob) return null;
+  return { result: { path: file.path, blob: entry.blob, sites: entry.sites, parseErrors: entry.parseErrors, parsed: entry.parsed }, testModules: entry.testModules };
+}
+
+/** The entry to keep for one file's extraction. Pure. */
+export function entryOf(result: FileSites, testModules: readonly string[]): CachedFile {
+  return { blob: result.blob, sites: result.sites, parseErrors: result.parseErrors, parsed: result.parsed, testModules };
+}
+
+/**
+ * Writes the cache atomically (temporary file, then rename): entries sorted by path, so the
+ * file is the same for the same tree. Creates the folder when needed.
+ */
+export async function saveExtractCache(file: string, repo: string, cache: ExtractCache): Promise<void> {
+  const files: Record<string, CachedFile> = {};
+  for (const key of [...cache.entries.keys()].sort()) files[key] = cache.entries.get(key)!;
+  const data: CacheFile = { extractorVersion: cache.extractorVersion, repo, files };
+  await mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.tmp-${process.pid}`;
+  try {
+    const handle = await open(tmp, "w");
+    try {
+      await handle.writeFile(`${JSON.stringify(data)}\n`, "utf8");
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(tmp, file);
+  } catch (error) {
+    await rm(tmp, { force: true }).catch(() => {});
+    throw error;
+  }
+}

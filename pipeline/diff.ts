@@ -1,0 +1,335 @@
+/**
+ * Stage diff: what changed between two dataset versions, and how a reviewer reads it. Pure:
+ * datasets in, a `Diff` (schemas/diff.schema.json) or its markdown out.
+ *
+ * Classes, for records by id:
+ * - in both versions: `changed` when the content (`contentOf`, see build.ts) or the occurrences'
+ *   kinds and contexts differ; else `moved` when a location differs (file, line, excerpt range,
+ *   permalink lines, occurrence locations); else unchanged. A new `analyzedSha` alone is no change.
+ * - in one version only: `added` / `removed`, except pairs taken as `reworded`: a removed and an
+ *   added record in the same file, around mostly the same code, with a near-identical message.
+ */
+import { contentOf, LOCATION_AND_TIME_FIELDS } from "./build.js";
+import type { Diff, DiffChanged, DiffFieldChange, DiffMoved, DiffRecord, DiffReworded, DiffSide, Envelope } from "./schema-types.generated.js";
+import type { Dataset } from "./write.js";
+
+/** Messages at least this alike (1 − edit distance / longer length) may be a rewording. */
+export const REWORD_MIN_SIMILARITY = 0.75;
+/**
+ * Excerpts sharing at least this share of their lines (the site's own line left out) are the same
+ * place. Note: comparing excerpts, not line numbers, keeps a pair together when edits elsewhere
+ * in the file shifted it, and keeps apart two similar messages far apart in one file.
+ */
+export const REWORD_MIN_PLACE = 0.5;
+
+/** The version names of the two sides; the old side may be missing (nothing to compare with). */
+export interface DiffInput {
+  readonly old: (Dataset & { readonly version: string }) | null;
+  readonly new: Dataset & { readonly version: string };
+}
+
+/** Compares two dataset versions of one repository. Pure; every list is sorted by id. */
+export function diffDatasets(input: DiffInput): Diff {
+  const oldEnvelopes = input.old?.envelopes ?? [];
+  const newEnvelopes = input.new.envelopes;
+  const before = new Map(oldEnvelopes.map((e) => [e.record.id, e]));
+  const after = new Map(newEnvelopes.map((e) => [e.record.id, e]));
+
+  const changed: DiffChanged[] = [];
+  const moved: DiffMoved[] = [];
+  let unchanged = 0;
+  const onlyNew: Envelope[] = [];
+  for (const b of newEnvelopes) {
+    const a = before.get(b.record.id);
+    if (a === undefined) {
+      onlyNew.push(b);
+      continue;
+    }
+    const fields = changedFields(a, b);
+    if (fields.length > 0) changed.push({ id: b.record.id, old: refOf(a), new: refOf(b), fields });
+    else if (locationKey(a) !== locationKey(b)) moved.push({ id: b.record.id, old: refOf(a), new: refOf(b) });
+    else unchanged++;
+  }
+  const onlyOld = oldEnvelopes.filter((e) => !after.has(e.record.id));
+  const reworded = pairRewordings(onlyOld, onlyNew);
+  const paired = new Set(reworded.flatMap((r) => [r.old.id, r.new.id]));
+  const added = onlyNew.filter((e) => !paired.has(e.record.id)).map(refOf);
+  const removed = onlyOld.filter((e) => !paired.has(e.record.id)).map(refOf);
+
+  const byId = <T extends { id: string }>(x: T, y: T) => compare(x.id, y.id);
+  return {
+    repo: input.new.manifest.repo,
+    old: sideOf(input.old),
+    new: sideOf(input.new),
+    counts: { added: added.length, removed: removed.length, changed: changed.length, moved: moved.length, reworded: reworded.length, unchanged },
+    added: added.sort(byId),
+    removed: removed.sort(byId),
+    changed: changed.sort(byId),
+    moved: moved.sort(byId),
+    reworded: reworded.sort((x, y) => compare(x.old.id, y.old.id)),
+  };
+}
+
+/** True when the diff has anything but unchanged records. */
+export function hasDifferences(diff: Diff): boolean {
+  const c = diff.counts;
+  return c.added + c.removed + c.changed + c.moved + c.reworded > 0;
+}
+
+function sideOf(side: (Dataset & { readonly version: string }) | null): DiffSide {
+  return side === null ? { version: null, sha: null, records: 0 } : { version: side.version, sha: side.manifest.sha, records: side.envelopes.length };
+}
+
+function refOf(e: Envelope): DiffRecord {
+  const r = e.record;
+  return { id: r.id, errorMessage: r.errorMessage, messagePattern: r.messagePattern, filePath: r.filePath, lineNumber: r.lineNumber, githubUrl: r.githubUrl, occurrences: e.occurrences.length };
+}
+
+/** The content fields that differ, in record order, then `occurrences` when kinds or contexts differ. */
+function changedFields(a: Envelope, b: Envelope): DiffFieldChange[] {
+  const before = contentOf(a.record);
+  const after = contentOf(b.record);
+  const keys = [...Object.keys(after), ...Object.keys(before).filter((k) => !(k in after))];
+  const fields: DiffFieldChange[] = [];
+  const raw = (r: Envelope["record"], field: string) => (r as unknown as Record<string, unknown>)[field];
+  for (const field of keys) {
+    // Note: compared as content (a quoted own line reads as `#`), shown as written.
+    if (JSON.stringify(shown(before[field])) !== JSON.stringify(shown(after[field]))) fields.push({ field, old: shown(raw(a.record, field)), new: shown(raw(b.record, field)) });
+  }
+  const x = occurrenceSummary(a);
+  const y = occurrenceSummary(b);
+  if (JSON.stringify(x) !== JSON.stringify(y)) fields.push({ field: "occurrences", old: x, new: y });
+  return fields;
+}
+
+/** `kind context` per occurrence, sorted: what the occurrences say apart from where they are. */
+function occurrenceSummary(e: Envelope): string[] {
+  return e.occurrences.map((o) => `${o.kind} ${o.context}`).sort();
+}
+
+/** Everything that says where a record and its occurrences are. */
+function locationKey(e: Envelope): string {
+  const where = Object.entries(e.record).filter(([k]) => LOCATION_AND_TIME_FIELDS.has(k) && k !== "analyzedSha" && k !== "analyzedAt" && k !== "contentChangedAt");
+  // Note: permalinks hold the SHA, so they are compared without it (a new SHA alone is no move).
+  const unpinned = (v: unknown) => (typeof v === "string" ? v.replace(/\/blob\/[0-9a-f]{40}\//, "/blob/-/") : v);
+  return JSON.stringify([where.map(([k, v]) => [k, unpinned(v)]), e.occurrences.map((o) => [o.filePath, o.lineNumber, unpinned(o.githubUrl)])]);
+}
+
+/** A value as DiffFieldChange shows it: strings, null and string lists as they are, others as JSON text. */
+function shown(value: unknown): string | null | string[] {
+  if (value === undefined || value === null) return null;
+  if (typeof value === "string") return value;
+  if (Array.isArray(value) && value.every((v) => typeof v === "string")) return value as string[];
+  return JSON.stringify(value);
+}
+
+/**
+ * Pairs removed and added records that are one rewording: same file, excerpts mostly alike,
+ * messages near-identical. Greedy on the best message similarity, then the best place, then the
+ * nearest line; each record is in at most one pair.
+ */
+function pairRewordings(removed: readonly Envelope[], added: readonly Envelope[]): DiffReworded[] {
+  const candidates: { a: Envelope; b: Envelope; similarity: number; place: number; distance: number }[] = [];
+  const addedByFile = new Map<string, Envelope[]>();
+  for (const b of added) addedByFile.set(b.record.filePath, [...(addedByFile.get(b.record.filePath) ?? []), b]);
+  for (const a of removed) {
+    for (const b of addedByFile.get(a.record.filePath) ?? []) {
+      const similarity = messageSimilarity(textOf(a), textOf(b));
+      if (similarity < REWORD_MIN_SIMILARITY) continue;
+      const place = placeSimilarity(a, b);
+      if (place < REWORD_MIN_PLACE) continue;
+      candidates.push({ a, b, similarity, place, distance: Math.abs(a.record.lineNumber - b.record.lineNumber) });
+    }
+  }
+  candidates.sort((x, y) => y.similarity - x.similarity || y.place - x.place || x.distance - y.distance || compare(x.a.record.id, y.a.record.id) || compare(x.b.record.id, y.b.record.id));
+  const used = new Set<string>();
+  const pairs: DiffReworded[] = [];
+  for (const c of candidates) {
+    if (used.has(c.a.record.id) || used.has(c.b.record.id)) continue;
+    used.add(c.a.record.id).add(c.b.record.id);
+    pairs.push({ old: refOf(c.a), new: refOf(c.b), similarity: Math.round(c.similarity * 1000) / 1000 });
+  }
+  return pairs;
+}
+
+function textOf(e: Envelope): string {
+  return e.record.errorMessage !== "" ? e.record.errorMessage : e.record.messagePattern;
+}
+
+/** 1 − Levenshtein distance / longer length, over at most the first 1,000 characters of each. Pure. */
+export function messageSimilarity(a: string, b: string): number {
+  const x = a.slice(0, 1000);
+  const y = b.slice(0, 1000);
+  const longest = Math.max(x.length, y.length);
+  if (longest === 0) return 1;
+  let row = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= y.length; j++) {
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
+    }
+    row = next;
+  }
+  return 1 - row[y.length]! / longest;
+}
+
+/** The share of excerpt lines two records have in common, each site's own line left out. */
+function placeSimilarity(a: Envelope, b: Envelope): number {
+  const linesOf = (e: Envelope) => {
+    const lines = e.record.sourceCode.split("\n");
+    lines.splice(e.record.lineNumber - e.record.sourceCodeStart, 1);
+    return lines.map((l) => l.trim()).filter((l) => l !== "");
+  };
+  const x = linesOf(a);
+  const y = linesOf(b);
+  const longest = Math.max(x.length, y.length);
+  if (longest === 0) return 1;
+  const counts = new Map<string, number>();
+  for (const l of x) counts.set(l, (counts.get(l) ?? 0) + 1);
+  let common = 0;
+  for (const l of y) {
+    const n = counts.get(l) ?? 0;
+    if (n > 0) counts.set(l, n - 1), common++;
+  }
+  return common / longest;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Markdown
+// ---------------------------------------------------------------------------------------------
+
+/** GitHub's limit for a job summary is 1 MiB; this leaves room for other steps' lines. */
+export const MARKDOWN_BUDGET = 900 * 1024;
+
+/** Limits of the markdown rendering. */
+export interface MarkdownOptions {
+  /** At most this many entries per class (default 200). */
+  readonly maxPerClass?: number;
+  /** At most this many UTF-8 bytes in all (default `MARKDOWN_BUDGET`). */
+  readonly maxBytes?: number;
+}
+
+/**
+ * The diff for people: a heading, a summary table of counts, then one section per non-empty class
+ * with links to the permalinks at both SHAs. Long lists are cut, saying how many entries were
+ * left out, so the text stays under `maxBytes`. Pure.
+ */
+export function renderMarkdown(diff: Diff, options: MarkdownOptions = {}): string {
+  const maxPerClass = options.maxPerClass ?? 200;
+  const maxBytes = options.maxBytes ?? MARKDOWN_BUDGET;
+  const c = diff.counts;
+  const oldName = diff.old.version === null ? "(nothing)" : `${diff.old.version} (\`${diff.old.sha!.slice(0, 12)}\`)`;
+  const head = [
+    `## error-catalog: ${diff.repo}`,
+    "",
+    `${oldName} → ${diff.new.version} (\`${diff.new.sha!.slice(0, 12)}\`): ${diff.old.records} → ${diff.new.records} records`,
+    "",
+    "| class | records |",
+    "| --- | ---: |",
+    `| added | ${c.added} |`,
+    `| removed | ${c.removed} |`,
+    `| changed | ${c.changed} |`,
+    `| moved | ${c.moved} |`,
+    `| reworded | ${c.reworded} |`,
+    `| unchanged | ${c.unchanged} |`,
+    "",
+  ];
+  // Note: the JSON lists are sorted by id (stable); people read by file, so markdown sorts by place.
+  const byPlace = <T>(place: (x: T) => DiffRecord) => (x: T, y: T) => compare(place(x).filePath, place(y).filePath) || place(x).lineNumber - place(y).lineNumber || compare(place(x).id, place(y).id);
+  const message = (r: DiffRecord) => code(r.errorMessage || r.messagePattern);
+  const sections: { title: string; lines: string[] }[] = [
+    { title: "Added", lines: [...diff.added].sort(byPlace((r) => r)).map((r) => `- ${message(r)} at ${link(r)}`) },
+    { title: "Removed", lines: [...diff.removed].sort(byPlace((r) => r)).map((r) => `- ${message(r)} was at ${link(r)}`) },
+    {
+      title: "Reworded",
+      lines: [...diff.reworded].sort(byPlace((r) => r.new)).map((r) => {
+        // Note: the same message with another pattern is a change of kind (`panic!` → `unreachable!`): show the patterns.
+        const [a, b] = r.old.errorMessage === r.new.errorMessage ? [code(r.old.messagePattern), code(r.new.messagePattern)] : [message(r.old), message(r.new)];
+        return `- ${a} → ${b}: ${link(r.old)} → ${link(r.new)}`;
+      }),
+    },
+    {
+      title: "Changed",
+      lines: [...diff.changed].sort(byPlace((r) => r.new)).map((r) => `- ${message(r.new)}: ${r.fields.map(describeChange).join(", ")}; ${link(r.old)} → ${link(r.new)}`),
+    },
+    { title: "Moved", lines: [...diff.moved].sort(byPlace((r) => r.new)).map((r) => `- ${message(r.new)}: ${link(r.old)} → ${link(r.new)}`) },
+  ];
+
+  const out = [...head];
+  let bytes = byteLength(out.join("\n"));
+  const closing = "\n_Long lists are cut (a job summary holds at most 1 MiB); `error-catalog diff --format json` has every entry._\n";
+  let cut = false;
+  for (const section of sections) {
+    if (section.lines.length === 0) continue;
+    const header = ["", `### ${section.title} (${section.lines.length})`, ""];
+    const reserve = 200 + byteLength(closing);
+    if (bytes + byteLength(header.join("\n")) + reserve > maxBytes) {
+      out.push("", `### ${section.title} (${section.lines.length})`, "", `- … ${section.lines.length} not shown`);
+      cut = true;
+      continue;
+    }
+    out.push(...header);
+    bytes += byteLength(header.join("\n")) + 1;
+    let shown = 0;
+    for (const line of section.lines) {
+      if (shown >= maxPerClass || bytes + byteLength(line) + 1 + reserve > maxBytes) break;
+      out.push(line);
+      bytes += byteLength(line) + 1;
+      shown++;
+    }
+    if (shown < section.lines.length) {
+      out.push(`- … and ${section.lines.length - shown} more`);
+      bytes += 40;
+      cut = true;
+    }
+  }
+  if (!hasDifferences(diff)) out.push("No differences.");
+  return `${out.join("\n").replace(/\n+$/, "")}\n${cut ? closing : ""}`;
+}
+
+/** One changed field, short: short values in full, the excerpt as a count of lines that differ. */
+function describeChange(f: DiffFieldChange): string {
+  if (f.field === "occurrences") return `occurrences ${(f.old ?? []).length} → ${(f.new ?? []).length}`;
+  if (f.field === "sourceCode" && typeof f.old === "string" && typeof f.new === "string") {
+    const before = f.old.split("\n");
+    const after = f.new.split("\n");
+    const left = new Map<string, number>();
+    for (const l of before) left.set(l, (left.get(l) ?? 0) + 1);
+    let kept = 0;
+    for (const l of after) {
+      const n = left.get(l) ?? 0;
+      if (n > 0) left.set(l, n - 1), kept++;
+    }
+    return `source excerpt (${after.length - kept} of ${after.length} lines new)`;
+  }
+  if (typeof f.old === "string" && typeof f.new === "string" && f.old.length + f.new.length <= 240) return `${f.field} ${code(f.old)} → ${code(f.new)}`;
+  return f.field;
+}
+
+/** `[path:line](permalink)`. */
+function link(r: DiffRecord): string {
+  return `[${escapeText(`${r.filePath}:${r.lineNumber}`)}](${r.githubUrl})`;
+}
+
+/** An inline code span for a message: one line, at most 120 characters, backticks fenced safely. */
+function code(text: string): string {
+  let one = text.replace(/\r?\n/g, "⏎");
+  if (one.length > 120) one = `${one.slice(0, 119)}…`;
+  if (one === "") return "(empty message)";
+  const ticks = Math.max(0, ...[...one.matchAll(/`+/g)].map((m) => m[0].length)) + 1;
+  const fence = "`".repeat(ticks);
+  const pad = one.startsWith("`") || one.endsWith("`") ? " " : "";
+  return `${fence}${pad}${one}${pad}${fence}`;
+}
+
+function escapeText(text: string): string {
+  return text.replace(/([\\`*_[\]<>|])/g, "\\$1");
+}
+
+function byteLength(text: string): number {
+  return Buffer.byteLength(text, "utf8");
+}

@@ -1,0 +1,27 @@
+/**
+ * A parse thread: takes batches of files, answers with their sites. One parser per thread.
+ * Note: answering per batch lets the thread's event loop turn, which is when tree-sitter frees
+ * the trees of the batch; memory stays flat however many files pass through.
+ */
+import { parentPort } from "node:worker_threads";
+import { createParser, extractFile } from "./extract.js";
+import type { FileSites } from "./types.js";
+
+export interface Batch {
+  readonly id: number;
+  readonly files: readonly { readonly path: string; readonly blob: string; readonly text: string }[];
+}
+
+export interface BatchResult {
+  readonly id: number;
+  readonly results: readonly FileSites[];
+}
+
+const port = parentPort;
+if (port !== null) {
+  const parser = createParser();
+  port.on("message", (batch: Batch) => {
+    const answer: BatchResult = { id: batch.id, results: batch.files.map((file) => extractFile(file, parser)) };
+    port.postMessage(answer);
+  });
+}

@@ -1,0 +1,225 @@
+/**
+ * The analyze stage on fixtures/analyze/: golden facts and fields per site (`<case>.expected.json`
+ * beside `<case>.rs`, written from reading the fixture), the "nothing invented" check over every
+ * record, and for the self-contained programs in programs/, the generated `would_panic` and
+ * `check` functions compiled with rustc next to the fixture and run on inputs that do and do not
+ * reach the panic (`<case>.guards.json`).
+ */
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { analyzeEnvelopes } from "../pipeline/analyze/index.js";
+import { lex } from "../pipeline/analyze/rust.js";
+import { buildEnvelopes } from "../pipeline/build.js";
+import { createParser, extractSites } from "../pipeline/extract.js";
+import type { Envelope } from "../pipeline/schema-types.generated.js";
+import { validate } from "../pipeline/validate.js";
+import { fixture, tempDir } from "./helpers/git.js";
+
+const GROUPS = ["facts", "programs"] as const;
+
+interface Case {
+  readonly group: string;
+  readonly name: string;
+  readonly text: string;
+  readonly envelopes: Envelope[];
+}
+
+/** Extract, build and analyze one fixture file as `crates/fixture/src/<name>.rs`. */
+function analyse(group: string, name: string): Case {
+  const text = readFileSync(fixture("analyze", group, `${name}.rs`), "utf8");
+  const file = `crates/fixture/src/${name}.rs`;
+  const sites = extractSites(file, text, createParser().parse(text)).filter((s) => s.runtime !== null);
+  const built = buildEnvelopes({ repo: "fixture/analyze", sha: "0".repeat(40), contextLines: 3, sites, textOf: () => text, now: "2026-01-01T00:00:00.000Z" });
+  return { group, name, text, envelopes: analyzeEnvelopes({ envelopes: built, sites }) };
+}
+
+const cases: Case[] = GROUPS.flatMap((group) =>
+  readdirSync(fixture("analyze", group))
+    .filter((f) => f.endsWith(".rs"))
+    .sort()
+    .map((f) => analyse(group, f.slice(0, -3))),
+);
+
+/** The keys of `expected` taken from `actual`: goldens list what they check. */
+function project(actual: unknown, expected: unknown): unknown {
+  if (Array.isArray(expected) && Array.isArray(actual)) return actual.length === expected.length ? actual.map((a, i) => project(a, expected[i])) : actual;
+  if (expected !== null && typeof expected === "object" && actual !== null && typeof actual === "object" && !Array.isArray(actual)) {
+    return Object.fromEntries(Object.keys(expected).map((k) => [k, project((actual as Record<string, unknown>)[k], (expected as Record<string, unknown>)[k])]));
+  }
+  return actual;
+}
+
+interface ExpectedSite {
+  readonly line: number;
+  readonly kind: string;
+  readonly [key: string]: unknown;
+}
+
+describe("golden facts and fields", () => {
+  it("every fixture has its expected file and every expected file its fixture", () => {
+    for (const group of GROUPS) {
+      const files = readdirSync(fixture("analyze", group));
+      const sources = files.filter((f) => f.endsWith(".rs")).map((f) => f.slice(0, -3)).sort();
+      const goldens = files.filter((f) => f.endsWith(".expected.json")).map((f) => f.slice(0, -".expected.json".length)).sort();
+      assert.deepEqual(goldens, sources, `fixtures/analyze/${group}`);
+    }
+  });
+
+  for (const c of cases) {
+    const expected = JSON.parse(readFileSync(fixture("analyze", c.group, `${c.name}.expected.json`), "utf8")) as { sites: ExpectedSite[] };
+    for (const want of expected.sites) {
+      it(`${c.group}/${c.name}.rs:${want.line} (${want.kind})`, () => {
+        const e = c.envelopes.find((x) => x.record.lineNumber === want.line);
+        assert.ok(e, `no record at line ${want.line}`);
+        const f = e.facts!;
+        const fn = f.function;
+        const actual: Record<string, unknown> = {
+          line: e.record.lineNumber,
+          kind: e.occurrences[0]!.kind,
+          items: f.items.map((i) => `${i.kind} ${i.name}`),
+          function: fn?.name ?? null,
+          visibility: fn?.visibility ?? null,
+          receiver: fn?.receiver ?? null,
+          traitName: fn?.traitName ?? null,
+          lets: fn?.lets ?? [],
+          gates: f.gates,
+          macro: f.macro,
+          callers: f.callers,
+          boundInside: f.boundInside,
+          exitInPath: f.exitInPath,
+          exitBeforePath: f.exitBeforePath,
+          conditions: f.conditions,
+          ...e.record,
+        };
+        assert.deepEqual(project(actual, want), want);
+      });
+    }
+  }
+
+  it("the burn-like nested match names `DispatchTensorKind::Autodiff` twice and the function", () => {
+    const e = cases.find((c) => c.name === "dispatch")!.envelopes.find((x) => x.record.errorMessage === "Autodiff should not wrap an autodiff tensor.")!;
+    const steps = e.facts!.conditions.filter((c) => c.kind === "match");
+    assert.deepEqual(steps.map((s) => s.pattern?.startsWith("DispatchTensorKind::Autodiff(")), [true, true]);
+    assert.equal(e.record.triggerScenarios!.match(/DispatchTensorKind::Autodiff/g)?.length, 2);
+    assert.match(e.record.documentation!, /fn backward/);
+    assert.match(e.record.triggerScenarios!, /^In `fn backward`/);
+  });
+
+  it("every analysed envelope validates against the envelope schema", () => {
+    for (const c of cases) {
+      for (const e of c.envelopes) {
+        const r = validate("envelope.v2", e, `${c.name}:${e.record.lineNumber}`);
+        assert.deepEqual(r.ok ? [] : r.errors, []);
+      }
+    }
+  });
+
+  it("related ids list the records of the same function first", () => {
+    const dispatch = cases.find((c) => c.name === "dispatch")!.envelopes;
+    const byMessage = (m: string) => dispatch.find((e) => e.record.errorMessage === m)!;
+    const autodiff = byMessage("Autodiff should not wrap an autodiff tensor.");
+    const others = [byMessage("Requires autodiff tensor.").record.id, byMessage("Capture tensors do not support autodiff").record.id];
+    assert.deepEqual([...autodiff.facts!.sameFunction].sort(), [...others].sort());
+    assert.deepEqual(new Set(autodiff.relatedIds!.slice(0, 2)), new Set(others));
+  });
+});
+
+/** Identifiers the generator may write that need not be in the source: Rust keywords and its own small vocabulary. */
+const VOCABULARY = new Set([
+  "as", "break", "const", "continue", "crate", "else", "false", "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self", "Self", "static", "super", "true", "while", "_",
+  "would_panic", "check", "reaches", "matches", "IntoIterator", "into_iter", "any", "Result", "Ok", "Err", "bool", "str", "cfg", "all", "debug_assertions",
+]);
+
+function identifiers(code: string): string[] {
+  return lex(code).filter((t) => t.kind === "ident").map((t) => t.text);
+}
+
+describe("nothing invented", () => {
+  it("each identifier in triggerScenarios' code, validationCode and typeGuard occurs in the source file", () => {
+    let checked = 0;
+    for (const c of cases) {
+      const source = new Set(identifiers(c.text));
+      for (const e of c.envelopes) {
+        const r = e.record;
+        const spans = [...(r.triggerScenarios ?? "").matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+        for (const [field, code] of [...spans.map((s) => ["triggerScenarios", s] as const), ["validationCode", r.validationCode ?? ""] as const, ["typeGuard", r.typeGuard ?? ""] as const]) {
+          for (const id of identifiers(code)) {
+            checked++;
+            assert.ok(source.has(id) || VOCABULARY.has(id), `${c.name}.rs:${r.lineNumber} ${field} names \`${id}\`, which is not in the source`);
+          }
+        }
+      }
+    }
+    assert.ok(checked > 100, `only ${checked} identifiers checked`);
+  });
+});
+
+function hasRustc(): boolean {
+  return spawnSync("rustc", ["--version"], { encoding: "utf8" }).status === 0;
+}
+
+interface GuardCase {
+  readonly message: string;
+  readonly call: string;
+  readonly reach: readonly string[];
+  readonly pass: readonly string[];
+}
+
+describe("generated guards compile and decide", { skip: hasRustc() ? false : "rustc is not installed" }, () => {
+  for (const c of cases.filter((x) => x.group === "programs")) {
+    it(`programs/${c.name}.rs: would_panic and check are true exactly for inputs that reach the panic`, () => {
+      const spec = JSON.parse(readFileSync(fixture("analyze", "programs", `${c.name}.guards.json`), "utf8")) as { cases: GuardCase[] };
+      // Note: each record's functions go into a module of their own with the checks that call
+      // them (a child module sees its parent's private items: the fixture and `message`).
+      const cases = new Map(spec.cases.map((k) => [k.message, k]));
+      const modules: string[] = [];
+      const runs: string[] = [];
+      c.envelopes.forEach((e, i) => {
+        const k = cases.get(e.record.errorMessage);
+        if (e.record.typeGuard === null || e.record.validationCode === null) {
+          assert.equal(k, undefined, `no function-form guard for "${e.record.errorMessage}"`);
+          return;
+        }
+        const lines = (k?.reach ?? []).map(
+          (args) => `    assert!(would_panic(${args}), "would_panic({}) should be true", ${JSON.stringify(args)});
+    assert!(check(${args}).is_err(), "check({}) should fail", ${JSON.stringify(args)});
+    let text = message(std::panic::catch_unwind(|| { let _ = ${k!.call}(${args}); }));
+    assert!(text.contains(${JSON.stringify(k!.message)}), "{}({}) should panic with the message, got {:?}", ${JSON.stringify(k!.call)}, ${JSON.stringify(args)}, text);`,
+        );
+        lines.push(...(k?.pass ?? []).map((args) => `    assert!(!would_panic(${args}), "would_panic({}) should be false", ${JSON.stringify(args)});\n    assert!(check(${args}).is_ok(), "check({}) should pass", ${JSON.stringify(args)});`));
+        modules.push(`mod g${i} {\n#![allow(warnings)]\nuse super::*;\n${e.record.typeGuard}\n${e.record.validationCode}\npub fn run() {\n${lines.join("\n")}\n}\n}`);
+        if (k !== undefined) runs.push(`    g${i}::run();`);
+        cases.delete(e.record.errorMessage);
+      });
+      assert.deepEqual([...cases.keys()], [], "cases without a record");
+      const checks = runs;
+      const program = `${c.text}\n${modules.join("\n")}\n
+fn message(outcome: std::thread::Result<()>) -> String {
+    match outcome {
+        Ok(()) => String::from("<no panic>"),
+        Err(p) => p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default(),
+    }
+}
+
+fn main() {
+    std::panic::set_hook(Box::new(|_| {}));
+${checks.join("\n")}
+}
+`;
+      const dir = tempDir("error-catalog-rustc-");
+      try {
+        const src = path.join(dir, "main.rs");
+        writeFileSync(src, program);
+        const bin = path.join(dir, "main");
+        const compiled = spawnSync("rustc", ["--edition", "2021", "-A", "warnings", "-o", bin, src], { encoding: "utf8" });
+        assert.equal(compiled.status, 0, `rustc failed:\n${compiled.stderr}`);
+        execFileSync(bin, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});

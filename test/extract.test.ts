@@ -1,0 +1,108 @@
+/**
+ * Extraction against golden files: each `fixtures/extract/<case>.rs` has a
+ * `<case>.expected.json` written by reading the fixture (kind, position, token tree, context,
+ * message as written, skip reason of every site, in source order). The glob finds the cases; an
+ * expected file without its fixture, or a fixture without its expected file, fails the suite.
+ */
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { applyTestModules, contextOfPath, createParser, extractFile, isCfgTest, testModuleNames } from "../pipeline/extract.js";
+import type { FileSites, Site } from "../pipeline/types.js";
+import { fixture } from "./helpers/git.js";
+
+/** The shape of `<case>.expected.json`. */
+interface Expected {
+  /** The path the file is extracted as (it decides the context); default `src/<case>.rs`. */
+  readonly path?: string;
+  /** Whether tree-sitter reports syntax errors in the file (default false). */
+  readonly parseErrors?: boolean;
+  /** Names `testModuleNames` must find (default none). */
+  readonly testModules?: readonly string[];
+  /** For `applyTestModules`: the context a library site in each path has once this file's declarations apply. */
+  readonly ownedPaths?: Readonly<Record<string, Site["context"]>>;
+  readonly sites: readonly Pick<Site, "kind" | "line" | "column" | "inTokenTree" | "context" | "message" | "skip">[];
+}
+
+const dir = fixture("extract");
+const entries = readdirSync(dir).sort();
+const sources = entries.filter((f) => f.endsWith(".rs")).map((f) => f.slice(0, -".rs".length));
+const expectations = entries.filter((f) => f.endsWith(".expected.json")).map((f) => f.slice(0, -".expected.json".length));
+
+describe("extract fixtures", () => {
+  it("has no orphans: every fixture has an expected file and every expected file a fixture", () => {
+    assert.ok(sources.length >= 10, `found only ${sources.length} fixtures in ${dir}`);
+    assert.deepEqual(sources.filter((c) => !expectations.includes(c)), [], "fixtures without <case>.expected.json");
+    assert.deepEqual(expectations.filter((c) => !sources.includes(c)), [], "expected files without <case>.rs");
+    assert.deepEqual(entries.filter((f) => !f.endsWith(".rs") && !f.endsWith(".expected.json")), [], "stray files");
+  });
+
+  const parser = createParser();
+  for (const name of sources.filter((c) => expectations.includes(c))) {
+    it(name, () => {
+      const text = readFileSync(path.join(dir, `${name}.rs`), "utf8");
+      const expected = JSON.parse(readFileSync(path.join(dir, `${name}.expected.json`), "utf8")) as Expected;
+      const filePath = expected.path ?? `src/${name}.rs`;
+      const result = extractFile({ path: filePath, blob: "0".repeat(40), text }, parser);
+      const got = result.sites.map((s) => ({ kind: s.kind, line: s.line, column: s.column, inTokenTree: s.inTokenTree, context: s.context, message: s.message, skip: s.skip }));
+      assert.deepEqual(got, expected.sites);
+      assert.equal(result.parseErrors, expected.parseErrors ?? false, "parseErrors");
+      for (const s of result.sites) {
+        assert.equal(s.path, filePath);
+        // A site has a runtime message exactly when it is not skipped.
+        assert.equal(s.runtime === null, s.skip !== null, `${name}:${s.line}: runtime and skip disagree`);
+      }
+      assert.deepEqual(testModuleNames(text), expected.testModules ?? [], "testModuleNames");
+      if (expected.ownedPaths !== undefined) {
+        const files: FileSites[] = Object.keys(expected.ownedPaths).map((p) => ({ path: p, blob: "1".repeat(40), parseErrors: false, parsed: true, sites: [siteAt(p)] }));
+        const applied = applyTestModules(files, new Map([[filePath, testModuleNames(text)]]));
+        const contexts = Object.fromEntries(applied.map((f) => [f.path, f.sites[0]!.context]));
+        assert.deepEqual(contexts, expected.ownedPaths);
+      }
+    });
+  }
+});
+
+/** A library site at line 1 of `p`, as extraction would give it. */
+function siteAt(p: string): Site {
+  return { kind: "panic", path: p, line: 1, column: 1, inTokenTree: false, context: contextOfPath(p), message: "m", runtime: [{ lit: "m" }], skip: null, facts: null };
+}
+
+describe("applyTestModules", () => {
+  it("never turns bench, example or build-script sites into test sites, and returns new values", () => {
+    const files: FileSites[] = [{ path: "benches/tests.rs", blob: "b", parseErrors: false, parsed: true, sites: [siteAt("benches/tests.rs")] }];
+    const before = JSON.stringify(files);
+    const applied = applyTestModules(files, new Map([["benches/main.rs", ["tests"]]]));
+    assert.equal(applied[0]!.sites[0]!.context, "bench");
+    assert.equal(JSON.stringify(files), before, "input untouched");
+  });
+});
+
+describe("contextOfPath", () => {
+  it("follows Cargo's layout", () => {
+    assert.equal(contextOfPath("crates/a/src/lib.rs"), "library");
+    assert.equal(contextOfPath("crates/a/tests/it.rs"), "test");
+    assert.equal(contextOfPath("tests/common/mod.rs"), "test");
+    assert.equal(contextOfPath("crates/a/benches/b.rs"), "bench");
+    assert.equal(contextOfPath("examples/e/src/main.rs"), "example");
+    assert.equal(contextOfPath("crates/a/build.rs"), "build-script");
+    assert.equal(contextOfPath("build.rs"), "build-script");
+    assert.equal(contextOfPath("crates/a/src/build.rs"), "library");
+    assert.equal(contextOfPath("crates/a/src/tests.rs"), "library");
+  });
+});
+
+describe("isCfgTest", () => {
+  it("accepts only predicates that hold in test builds alone", () => {
+    assert.equal(isCfgTest("#[cfg(test)]"), true);
+    assert.equal(isCfgTest("#[cfg( test )]"), true);
+    assert.equal(isCfgTest('#[cfg(all(test, feature = "std"))]'), true);
+    assert.equal(isCfgTest('#[cfg(all(feature = "std", test))]'), true);
+    assert.equal(isCfgTest('#[cfg(all(feature = "std", all(unix, test)))]'), true);
+    assert.equal(isCfgTest('#[cfg(any(test, feature = "testing"))]'), false);
+    assert.equal(isCfgTest("#[cfg(not(test))]"), false);
+    assert.equal(isCfgTest('#[cfg(feature = "test")]'), false);
+    assert.equal(isCfgTest("#[cfg_attr(test, derive(Debug))]"), false);
+  });
+});

@@ -1,0 +1,234 @@
+/**
+ * Versions over a history: fixtures/history/<n>/ are three commits of one small crate.
+ * 1 → 2: `rank_of` moves down (same record, new line), `dim`'s message is reworded, io.rs loses
+ * one panic and gains another, `read_all`'s excerpt is edited, table.rs does not change.
+ * 2 → 3: only README.md changes. Runs use contextLines 2, so each excerpt is five lines.
+ */
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, test } from "node:test";
+import { contentOf, sameContent } from "../pipeline/build.js";
+import { extractCachePath } from "../pipeline/cache.js";
+import { hashConfig, run, type RunOptions } from "../pipeline/run.js";
+import type { CatalogRecord, Config, Envelope, Manifest, VersionsIndex } from "../pipeline/schema-types.generated.js";
+import { fixture, makeRepo, tempDir } from "./helpers/git.js";
+
+const REPO = "example/history";
+const history = makeRepo([fixture("history", "1"), fixture("history", "2"), fixture("history", "3")]);
+const [SHA1, SHA2, SHA3] = history.shas as [string, string, string];
+const T1 = "2026-02-01T10:00:00.000Z";
+const T2 = "2026-02-02T10:00:00.000Z";
+const T3 = "2026-02-03T10:00:00.000Z";
+
+/** A workspace: a config pointing at the fixture repository, with its own output and cache. */
+function workspace(): { dir: string; config: string; out: string; repoOut: string } {
+  const dir = tempDir("error-catalog-versions-");
+  const config = path.join(dir, "config.json");
+  const data = { output: "out", cacheDir: "cache", contextLines: 2, includeTestCode: false, targets: [{ repo: REPO, url: history.dir, sha: SHA1, include: ["**/*.rs"], exclude: [] }] };
+  writeFileSync(config, `${JSON.stringify(data, null, 2)}\n`);
+  return { dir, config, out: path.join(dir, "out"), repoOut: path.join(dir, "out", "example", "history") };
+}
+
+function at(ws: { config: string }, sha: string, now: string, extra: Partial<RunOptions> = {}) {
+  return run({ configPath: ws.config, sha, now: () => new Date(now), ...extra });
+}
+
+function records(dir: string): Envelope[] {
+  return readFileSync(path.join(dir, "records.jsonl"), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Envelope);
+}
+
+function manifest(dir: string): Manifest {
+  return JSON.parse(readFileSync(path.join(dir, "manifest.json"), "utf8")) as Manifest;
+}
+
+function byMessage(envelopes: readonly Envelope[], message: string): Envelope {
+  const found = envelopes.find((e) => e.record.errorMessage === message);
+  assert.ok(found, `no record with message ${JSON.stringify(message)}`);
+  return found;
+}
+
+/** Replaces the timestamps the schema lets differ between runs of the same inputs. */
+function normalised(text: string): string {
+  return text.replace(/"(datasetVersion|analyzedAt|contentChangedAt)":\s*"[^"]+"/g, '"$1":"T"');
+}
+
+describe("idempotent runs", () => {
+  test("a rerun at the same SHA writes no new version; --force writes one with the same records", async () => {
+    const ws = workspace();
+    const first = await at(ws, SHA1, T1);
+    assert.equal(first.status, "written");
+    assert.equal(first.version, `0001-${SHA1.slice(0, 12)}`);
+    const indexBefore = readFileSync(path.join(ws.repoOut, "versions.json"), "utf8");
+
+    const again = await at(ws, SHA1, T2);
+    assert.equal(again.status, "up-to-date");
+    assert.equal(again.version, first.version);
+    assert.equal(readFileSync(path.join(ws.repoOut, "versions.json"), "utf8"), indexBefore);
+    assert.deepEqual(readdirSync(ws.repoOut).sort(), [first.version, "versions.json"]);
+
+    const forced = await at(ws, SHA1, T2, { force: true });
+    assert.equal(forced.status, "written");
+    assert.equal(forced.version, `0002-${SHA1.slice(0, 12)}`);
+    // Same content: every record keeps the first run's times; only the envelope's datasetVersion is new.
+    const a = readFileSync(path.join(first.dir, "records.jsonl"), "utf8");
+    const b = readFileSync(path.join(forced.dir, "records.jsonl"), "utf8");
+    assert.equal(b, a.replaceAll(`"datasetVersion":"${T1}"`, `"datasetVersion":"${T2}"`));
+    assert.ok(records(forced.dir).every((e) => e.record.analyzedAt === T1 && e.record.contentChangedAt === T1));
+  });
+
+  test("a config change that shapes the output is not up to date at the same SHA", async () => {
+    const ws = workspace();
+    await at(ws, SHA1, T1);
+    const data = JSON.parse(readFileSync(ws.config, "utf8")) as { contextLines: number };
+    writeFileSync(ws.config, JSON.stringify({ ...data, contextLines: 3 }));
+    const again = await at(ws, SHA1, T2);
+    assert.equal(again.status, "written");
+    assert.equal(byMessage(records(again.dir), "The table has exactly four entries.").record.sourceCodeStart, 6);
+  });
+
+  test("the config hash: the same without analysis settings and with the model off; another with a model on", () => {
+    const config = { output: "o", cacheDir: "c", contextLines: 2, includeTestCode: false, targets: [] } as unknown as Config;
+    const target = { repo: REPO, url: "u", sha: SHA1, include: ["**/*.rs"], exclude: [] };
+    const off = { ...config, analysis: { llm: { enabled: false, endpoint: "e", model: "m", apiKeyEnv: "K", timeoutMs: 1, maxConcurrency: 1 } } } as unknown as Config;
+    const on = { ...config, analysis: { llm: { enabled: true, endpoint: "e", model: "m", apiKeyEnv: "K", timeoutMs: 1, maxConcurrency: 1 } } } as unknown as Config;
+    assert.equal(hashConfig(off, target), hashConfig(config, target));
+    assert.notEqual(hashConfig(on, target), hashConfig(config, target));
+    assert.equal(hashConfig({ ...config, output: "elsewhere", cacheDir: "x" }, { ...target, url: "v", sha: SHA2 }), hashConfig(config, target), "where things are kept, and the SHA, are not the shape");
+  });
+
+  test("the same inputs give the same bytes, apart from the schema's timestamps", async () => {
+    const one = workspace();
+    const two = workspace();
+    const a = await at(one, SHA2, T1);
+    const b = await at(two, SHA2, T3);
+    for (const file of ["records.jsonl", "manifest.json"]) {
+      const x = readFileSync(path.join(a.dir, file), "utf8");
+      const y = readFileSync(path.join(b.dir, file), "utf8");
+      assert.notEqual(x, y, `${file}: the clocks differ, so the raw bytes must too`);
+      assert.equal(normalised(x), normalised(y), file);
+    }
+  });
+});
+
+describe("regeneration at a new SHA", () => {
+  test("the index names the parent; unchanged content keeps its times, the rest describes the new SHA", async () => {
+    const ws = workspace();
+    const v1 = await at(ws, SHA1, T1);
+    const v2 = await at(ws, SHA2, T2);
+    const index = JSON.parse(readFileSync(path.join(ws.repoOut, "versions.json"), "utf8")) as VersionsIndex;
+    assert.deepEqual(index.versions.map((v) => [v.version, v.sha, v.parent]), [
+      [v1.version, SHA1, null],
+      [v2.version, SHA2, v1.version],
+    ]);
+    assert.equal(manifest(v2.dir).parentSha, SHA1);
+
+    const after = records(v2.dir);
+    assert.equal(after.length, 5);
+    assert.ok(after.every((e) => e.record.analyzedSha === SHA2 && e.record.githubUrl.includes(`/blob/${SHA2}/`) && e.occurrences.every((o) => o.githubUrl.includes(`/blob/${SHA2}/`))));
+
+    // table.rs did not change at all.
+    const table = byMessage(after, "The table has exactly four entries.");
+    assert.deepEqual([table.record.lineNumber, table.record.analyzedAt, table.record.contentChangedAt], [9, T1, T1]);
+    // rank_of moved from line 5 to 9 with its five lines of excerpt: same content, old times.
+    const moved = byMessage(after, "A shape needs at least one dimension.");
+    assert.deepEqual([moved.record.lineNumber, moved.record.sourceCodeStart, moved.record.sourceCodeEnd], [9, 7, 11]);
+    assert.ok(moved.record.githubUrl.endsWith(`/blob/${SHA2}/src/shape.rs#L7-L11`));
+    assert.deepEqual([moved.record.analyzedAt, moved.record.contentChangedAt], [T1, T1]);
+    // read_all's excerpt changed (`bytes` became `data`): new times.
+    const edited = byMessage(after, "Reading a listed file must succeed");
+    assert.equal(edited.record.lineNumber, 9);
+    assert.match(edited.record.sourceCode, /let data = std::fs::read\(path\);/);
+    assert.deepEqual([edited.record.analyzedAt, edited.record.contentChangedAt], [T2, T2]);
+    // A reworded message is a new record.
+    const reworded = byMessage(after, "Dimension is out of range for this shape.");
+    assert.deepEqual([reworded.record.lineNumber, reworded.record.contentChangedAt], [17, T2]);
+    assert.equal(byMessage(after, "The cache directory must be set").record.lineNumber, 13);
+    assert.ok(!after.some((e) => e.record.errorMessage === "Could not open the config file."));
+  });
+
+  test("only files whose blobs changed are parsed; the manifest counts parsed and reused files", async () => {
+    const ws = workspace();
+    const v1 = await at(ws, SHA1, T1);
+    // lib.rs has no candidate text, so it is never parsed (but is cached); the other three are.
+    assert.deepEqual([manifest(v1.dir).counts.filesParsed, manifest(v1.dir).counts.filesReused], [3, 0]);
+    const v2 = await at(ws, SHA2, T2);
+    // shape.rs and io.rs changed; lib.rs and table.rs are taken from the cache.
+    assert.deepEqual([manifest(v2.dir).counts.filesParsed, manifest(v2.dir).counts.filesReused], [2, 2]);
+    const v3 = await at(ws, SHA3, T3);
+    assert.deepEqual([manifest(v3.dir).counts.filesParsed, manifest(v3.dir).counts.filesReused], [0, 4]);
+    // Nothing in the Rust source changed: every record keeps its times and points at the new SHA.
+    const before = records(v2.dir);
+    const after = records(v3.dir);
+    assert.deepEqual(after.map((e) => [e.record.id, e.record.analyzedAt, e.record.contentChangedAt]), before.map((e) => [e.record.id, e.record.analyzedAt, e.record.contentChangedAt]));
+    assert.ok(after.every((e) => e.record.analyzedSha === SHA3));
+  });
+
+  test("records are the same with and without the extraction cache", async () => {
+    const cached = workspace();
+    await at(cached, SHA1, T1);
+    const warm = await at(cached, SHA2, T2);
+    const cold = workspace();
+    await at(cold, SHA1, T1);
+    rmSync(path.join(cold.dir, "cache", "extract"), { recursive: true });
+    const fresh = await at(cold, SHA2, T2);
+    assert.deepEqual([manifest(fresh.dir).counts.filesReused, manifest(warm.dir).counts.filesReused], [0, 2]);
+    assert.equal(readFileSync(path.join(warm.dir, "records.jsonl"), "utf8"), readFileSync(path.join(fresh.dir, "records.jsonl"), "utf8"));
+    const { filesParsed: _p, filesReused: _r, ...warmCounts } = manifest(warm.dir).counts;
+    const { filesParsed: _q, filesReused: _s, ...coldCounts } = manifest(fresh.dir).counts;
+    assert.deepEqual(warmCounts, coldCounts);
+  });
+
+  test("a damaged cache file costs a full parse, not the run", async () => {
+    const ws = workspace();
+    await at(ws, SHA1, T1);
+    const file = extractCachePath(path.join(ws.dir, "cache"), REPO);
+    assert.ok(existsSync(file));
+    writeFileSync(file, "{ not json");
+    const lines: string[] = [];
+    const v2 = await at(ws, SHA2, T2, { log: (l) => lines.push(l) });
+    assert.deepEqual([manifest(v2.dir).counts.filesParsed, manifest(v2.dir).counts.filesReused], [3, 0]);
+    assert.ok(lines.some((l) => l.includes("ignoring the damaged extraction cache")));
+    // The run rewrote it: the next run reuses again.
+    const v3 = await at(ws, SHA3, T3);
+    assert.equal(manifest(v3.dir).counts.filesReused, 4);
+  });
+});
+
+describe("interrupted write", () => {
+  test("a failure while replacing the index leaves the index and earlier versions byte-identical", async () => {
+    const ws = workspace();
+    const v1 = await at(ws, SHA1, T1);
+    const snapshot = () => Object.fromEntries(["versions.json", `${v1.version}/manifest.json`, `${v1.version}/records.jsonl`].map((f) => [f, readFileSync(path.join(ws.repoOut, f))]));
+    const before = snapshot();
+    // The new index is written to versions.json.tmp-<pid> after the version folder is in place:
+    // a directory in its way makes that write fail at the last step.
+    const blocker = path.join(ws.repoOut, `versions.json.tmp-${process.pid}`);
+    mkdirSync(blocker);
+    await assert.rejects(at(ws, SHA2, T2), (error: Error & { code?: string }) => error.code === "E_IO" && /earlier versions are untouched/.test((error as { hint?: string }).hint ?? ""));
+    rmSync(blocker, { recursive: true });
+    assert.deepEqual(snapshot(), before);
+    assert.deepEqual(readdirSync(ws.repoOut).sort(), [v1.version, "versions.json"], "the half-written version folder is removed");
+
+    const v2 = await at(ws, SHA2, T2);
+    assert.equal(v2.status, "written");
+    const index = JSON.parse(readFileSync(path.join(ws.repoOut, "versions.json"), "utf8")) as VersionsIndex;
+    assert.deepEqual(index.versions.map((v) => v.parent), [null, v1.version]);
+  });
+});
+
+describe("record content", () => {
+  const base = { filePath: "src/a.rs", lineNumber: 5, sourceCodeStart: 3, sourceCodeEnd: 7, githubUrl: "u1", analyzedSha: "a", analyzedAt: "t1", contentChangedAt: "t1", errorMessage: "m", sourceCode: "x", documentation: "Raised in `src/a.rs:5`, before line 5.", solutions: ["Check it before line 5."] } as unknown as CatalogRecord;
+
+  test("location and time fields are not content; text quoting the record's own line is read without it", () => {
+    const moved = { ...base, lineNumber: 9, sourceCodeStart: 7, sourceCodeEnd: 11, githubUrl: "u2", analyzedSha: "b", analyzedAt: "t2", contentChangedAt: "t2", documentation: "Raised in `src/a.rs:9`, before line 9.", solutions: ["Check it before line 9."] };
+    assert.ok(sameContent(base, moved));
+    assert.deepEqual(Object.keys(contentOf(base)), ["errorMessage", "sourceCode", "documentation", "solutions"]);
+  });
+
+  test("any other difference is a change: the message, the excerpt text, another line quoted", () => {
+    assert.ok(!sameContent(base, { ...base, errorMessage: "n" }));
+    assert.ok(!sameContent(base, { ...base, sourceCode: "y" }));
+    assert.ok(!sameContent(base, { ...base, documentation: "Raised in `src/a.rs:5`, before line 6." }));
+  });
+});
