@@ -27,21 +27,35 @@ export interface BuildInput {
   readonly previous?: ReadonlyMap<string, Envelope>;
 }
 
-/** The envelopes of the dataset, sorted by record id. */
-export function buildEnvelopes(input: BuildInput): Envelope[] {
+/** The sites with a runtime message, by pattern (one group per record), each in source order. Pure. */
+export function groupSites(sites: readonly Site[]): Map<string, Site[]> {
   const groups = new Map<string, Site[]>();
-  for (const site of [...input.sites].sort(bySourceOrder)) {
+  for (const site of [...sites].sort(bySourceOrder)) {
     if (site.runtime === null) continue;
     const pattern = composePattern(site.runtime);
     const group = groups.get(pattern);
     if (group) group.push(site);
     else groups.set(pattern, [site]);
   }
+  return groups;
+}
+
+/** The files whose text the records' excerpts come from (each record's first occurrence). Pure. */
+export function excerptPaths(sites: readonly Site[]): string[] {
+  return [...new Set([...groupSites(sites).values()].map((group) => group[0]!.path))].sort();
+}
+
+/** The envelopes of the dataset, sorted by record id. */
+export function buildEnvelopes(input: BuildInput): Envelope[] {
+  const groups = groupSites(input.sites);
   const envelopes: Envelope[] = [];
+  // Note: a file holds many records' first sites; it is split into lines once.
+  const lines = new Map<string, string[]>();
+  const linesOf = (path: string) => lines.get(path) ?? lines.set(path, splitLines(input.textOf(path))).get(path)!;
   for (const [pattern, sites] of groups) {
     const first = sites[0]!;
     const id = recordId(input.repo, "panic", pattern);
-    const excerpt = excerptOf(input.textOf(first.path), first.line, input.contextLines);
+    const excerpt = excerptOfLines(linesOf(first.path), first.line, input.contextLines);
     const record: CatalogRecord = {
       id,
       repo: input.repo,
@@ -134,8 +148,17 @@ export function recordId(repo: string, errorType: string, pattern: string): stri
 
 /** Lines `line - context … line + context` of `text`, clipped to the file, joined by "\n". */
 export function excerptOf(text: string, line: number, context: number): { code: string; start: number; end: number } {
+  return excerptOfLines(splitLines(text), line, context);
+}
+
+/** The lines of a text, without their ends; a final line end starts no further line. */
+function splitLines(text: string): string[] {
   const lines = text.split(/\r?\n/);
   if (lines.length > 1 && lines.at(-1) === "") lines.pop();
+  return lines;
+}
+
+function excerptOfLines(lines: readonly string[], line: number, context: number): { code: string; start: number; end: number } {
   const start = Math.max(1, line - context);
   const end = Math.min(lines.length, line + context);
   return { code: lines.slice(start - 1, end).join("\n"), start, end };

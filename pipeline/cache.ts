@@ -17,18 +17,13 @@
  */
 import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
-import type { FileSites, Site } from "./types.js";
+import type { FileSites } from "./types.js";
 
-/** What extraction found in one file: enough to skip reading it again at the same blob. */
-export interface CachedFile {
-  readonly blob: string;
-  /** The file's sites as `extractFile` returned them (before `applyTestModules`); any JSON a Site holds. */
-  readonly sites: readonly Site[];
-  readonly parseErrors: boolean;
-  readonly parsed: boolean;
-  /** The test-only modules the file declares (`testModuleNames`). */
-  readonly testModules: readonly string[];
-}
+/**
+ * What extraction found in one file (as `extractFile` returned it, before `applyTestModules`),
+ * less the path it is stored under: enough to skip reading it again at the same blob.
+ */
+export type CachedFile = Omit<FileSites, "path">;
 
 /** The cache of one repository, in memory: entries by path. */
 export interface ExtractCache {
@@ -78,15 +73,16 @@ export async function loadExtractCache(file: string, repo: string, extractorVers
 }
 
 /** The cached extraction of `file`, when its path and blob match an entry. Pure. */
-export function lookup(cache: ExtractCache, file: { readonly path: string; readonly blob: string }): { result: FileSites; testModules: readonly string[] } | null {
+export function lookup(cache: ExtractCache, file: { readonly path: string; readonly blob: string }): FileSites | null {
   const entry = cache.entries.get(file.path);
   if (entry === undefined || entry.blob !== file.blob) return null;
-  return { result: { path: file.path, blob: entry.blob, sites: entry.sites, parseErrors: entry.parseErrors, parsed: entry.parsed }, testModules: entry.testModules };
+  return { path: file.path, ...entry };
 }
 
 /** The entry to keep for one file's extraction. Pure. */
-export function entryOf(result: FileSites, testModules: readonly string[]): CachedFile {
-  return { blob: result.blob, sites: result.sites, parseErrors: result.parseErrors, parsed: result.parsed, testModules };
+export function entryOf(result: FileSites): CachedFile {
+  const { path: _path, ...entry } = result;
+  return entry;
 }
 
 /**

@@ -3,8 +3,7 @@
  * modules; this file parses options, shows progress and maps errors to exit codes
  * (0 success, 1 findings or failure, 2 usage or input error).
  */
-import { Command, CommanderError, Option } from "commander";
-import cliProgress from "cli-progress";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { exitCode, formatError, PipelineError } from "./errors.js";
 import { loadDataset, matchRecords, panicMessage, readAll, renderMatches } from "./match.js";
 import { PIPELINE_VERSION, diffVersions, run, validateDataset } from "./run.js";
@@ -17,10 +16,12 @@ function interactive(): boolean {
 }
 
 /** A progress bar on a terminal; plain lines (one per stage) elsewhere. */
-function progressReporter(): { log: (line: string) => void; progress: (stage: string, done: number, total: number) => void; stop: () => void } {
+async function progressReporter(): Promise<{ log: (line: string) => void; progress: (stage: string, done: number, total: number) => void; stop: () => void }> {
   if (!interactive()) {
     return { log: (line) => process.stderr.write(`${line}\n`), progress: () => {}, stop: () => {} };
   }
+  // Note: loaded only for a terminal; plain runs (CI, pipes) never pay for it.
+  const { default: cliProgress } = await import("cli-progress");
   const bar = new cliProgress.SingleBar({ format: "{stage} [{bar}] {value}/{total} files", stream: process.stderr, clearOnComplete: true, hideCursor: true }, cliProgress.Presets.shades_classic);
   let active = false;
   return {
@@ -38,6 +39,14 @@ function progressReporter(): { log: (line: string) => void; progress: (stage: st
   };
 }
 
+/** `--threads`: a whole number from 1 to 64. */
+function parseThreads(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new InvalidArgumentError("a whole number from 1 to 64");
+  return n;
+}
+
+/** The commands, their options and what each one calls. */
 export function program(): Command {
   const cli = new Command("error-catalog")
     .description("Turns a Rust repository at a pinned commit into a catalog of the panics its users can hit.")
@@ -56,10 +65,11 @@ export function program(): Command {
     .option("--sha <sha>", "analyse this commit instead of the pinned one")
     .option("--out <dir>", "write datasets here instead of the config's output folder")
     .addOption(new Option("--force", "write a new version even when the newest one is up to date").default(false))
-    .action(async (opts: { config: string; target?: string; source?: string; sha?: string; out?: string; force: boolean }) => {
-      const reporter = progressReporter();
+    .option("--threads <n>", "parse threads (default: the machine's cores, at most 4); the output is the same for any number", parseThreads)
+    .action(async (opts: { config: string; target?: string; source?: string; sha?: string; out?: string; force: boolean; threads?: number }) => {
+      const reporter = await progressReporter();
       try {
-        const result = await run({ configPath: opts.config, target: opts.target, source: opts.source, sha: opts.sha, out: opts.out, force: opts.force, log: reporter.log, progress: reporter.progress });
+        const result = await run({ configPath: opts.config, target: opts.target, source: opts.source, sha: opts.sha, out: opts.out, force: opts.force, threads: opts.threads, log: reporter.log, progress: reporter.progress });
         reporter.stop();
         if (result.status === "written" && result.manifest) {
           const c = result.manifest.counts;

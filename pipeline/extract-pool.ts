@@ -4,82 +4,145 @@
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import { createParser, extractFile, hasCandidates } from "./extract.js";
+import { createParser, extractFile, extractUnparsed, hasCandidates } from "./extract.js";
 import type { Batch, BatchResult } from "./extract-worker.js";
 import type { FileSites } from "./types.js";
 
 type FileInput = Batch["files"][number];
 
-export interface PoolOptions {
-  /** Parse threads; 1 parses on the calling thread. Default: the machine's parallelism, at most 4. */
-  readonly threads?: number;
-  /** Called as files are done. */
-  readonly progress?: (done: number, total: number) => void;
+/** Parse threads that take files and give back their sites. */
+export interface ExtractPool {
+  /**
+   * The sites of every file, in the order given; `progress` gets the number of these files done.
+   * Calls may overlap: their batches share one queue, so the threads never wait between calls.
+   */
+  extract(files: readonly FileInput[], progress?: (done: number) => void): Promise<FileSites[]>;
+  /** Stops the threads. */
+  close(): Promise<void>;
 }
 
-/** The default number of parse threads for this machine. */
+/** The default number of parse threads for this machine: its parallelism, at most 4. */
 export function defaultThreads(): number {
   return Math.max(1, Math.min(4, availableParallelism()));
 }
 
-/**
- * The sites of every file, in the order given. Files without candidate text are answered at
- * once without a parse; the rest go to the threads in batches, largest files first.
- */
-export async function extractFiles(files: readonly FileInput[], options: PoolOptions = {}): Promise<FileSites[]> {
-  const results: FileSites[] = new Array(files.length);
+/** Files of about this many characters go to a thread at a time. */
+const BATCH_CHARS = 256 * 1024;
+
+/** Starts `threads` parse threads (1: parse on the calling thread, no worker). */
+export function startPool(threads: number = defaultThreads()): ExtractPool {
+  return threads <= 1 ? inThread() : onWorkers(threads);
+}
+
+/** Files without candidate text are answered at once, without a parse; the others are returned as indices. */
+function triage(files: readonly FileInput[], results: FileSites[]): number[] {
   const pending: number[] = [];
   files.forEach((file, i) => {
     if (hasCandidates(file.text)) pending.push(i);
-    else results[i] = { path: file.path, blob: file.blob, sites: [], parseErrors: false, parsed: false };
+    else results[i] = extractUnparsed(file);
   });
-  const threads = Math.min(options.threads ?? defaultThreads(), Math.max(1, Math.ceil(pending.length / 8)));
-  let done = files.length - pending.length;
-  const report = (n: number) => options.progress?.((done += n), files.length);
+  return pending;
+}
 
-  if (threads <= 1) {
-    const parser = createParser();
-    for (const [k, i] of pending.entries()) {
-      results[i] = extractFile(files[i]!, parser);
-      if (k % 32 === 31) {
-        report(32);
-        // Note: tree-sitter frees trees only when the event loop turns; yielding keeps memory flat.
-        await new Promise((resolve) => setImmediate(resolve));
+function inThread(): ExtractPool {
+  let parser: ReturnType<typeof createParser> | undefined;
+  return {
+    async extract(files, progress) {
+      const results: FileSites[] = new Array(files.length);
+      const pending = triage(files, results);
+      parser ??= createParser();
+      for (const [k, i] of pending.entries()) {
+        results[i] = extractFile(files[i]!, parser);
+        if (k % 32 === 31) {
+          progress?.(files.length - pending.length + k + 1);
+          // Note: tree-sitter frees trees only when the event loop turns; yielding keeps memory flat.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
       }
-    }
-    options.progress?.(files.length, files.length);
-    return results;
-  }
+      progress?.(files.length);
+      return results;
+    },
+    close: async () => {},
+  };
+}
 
-  // Largest first, so no thread is left with one big file at the end.
-  pending.sort((a, b) => files[b]!.text.length - files[a]!.text.length || a - b);
-  const batches: number[][] = [];
-  for (let k = 0; k < pending.length; k += 16) batches.push(pending.slice(k, k + 16));
-  let cursor = 0;
-  const workers = Array.from({ length: threads }, () => new Worker(new URL("./extract-worker.js", import.meta.url)));
-  try {
-    await Promise.all(
-      workers.map(
-        (worker) =>
-          new Promise<void>((resolve, reject) => {
-            const next = () => {
-              if (cursor >= batches.length) return resolve();
-              const id = cursor++;
-              worker.postMessage({ id, files: batches[id]!.map((i) => files[i]!) } satisfies Batch);
-            };
-            worker.on("message", (answer: BatchResult) => {
-              const indices = batches[answer.id]!;
-              answer.results.forEach((r, k) => (results[indices[k]!] = r));
-              report(indices.length);
-              next();
-            });
-            worker.on("error", reject);
-            next();
-          }),
-      ),
-    );
-  } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
-  }
-  return results;
+interface Job {
+  readonly files: readonly FileInput[];
+  readonly resolve: (results: readonly FileSites[]) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+function onWorkers(threads: number): ExtractPool {
+  const queue: Job[] = [];
+  const idle: Worker[] = [];
+  const running = new Map<Worker, Job>();
+  let broken: unknown = null;
+
+  const dispatch = () => {
+    while (idle.length > 0 && queue.length > 0) {
+      const worker = idle.pop()!;
+      const job = queue.shift()!;
+      running.set(worker, job);
+      worker.postMessage({ files: job.files } satisfies Batch);
+    }
+  };
+  const workers = Array.from({ length: threads }, () => {
+    const worker = new Worker(new URL("./extract-worker.js", import.meta.url));
+    worker.on("message", (answer: BatchResult) => {
+      const job = running.get(worker)!;
+      running.delete(worker);
+      idle.push(worker);
+      job.resolve(answer.results);
+      dispatch();
+    });
+    worker.on("error", (error) => {
+      broken = error;
+      for (const job of [...running.values(), ...queue.splice(0)]) job.reject(error);
+      running.clear();
+    });
+    idle.push(worker);
+    return worker;
+  });
+
+  return {
+    async extract(files, progress) {
+      if (broken !== null) throw broken;
+      const results: FileSites[] = new Array(files.length);
+      const pending = triage(files, results);
+      let done = files.length - pending.length;
+      // Largest first, so no thread is left with one big file at the end of the queue.
+      pending.sort((a, b) => files[b]!.text.length - files[a]!.text.length || a - b);
+      const batches: number[][] = [];
+      let batch: number[] = [];
+      let chars = 0;
+      for (const i of pending) {
+        batch.push(i);
+        chars += files[i]!.text.length;
+        if (chars >= BATCH_CHARS || batch.length >= 32) (batches.push(batch), (batch = []), (chars = 0));
+      }
+      if (batch.length > 0) batches.push(batch);
+      await Promise.all(
+        batches.map(
+          (indices) =>
+            new Promise<void>((resolve, reject) => {
+              queue.push({
+                files: indices.map((i) => files[i]!),
+                resolve: (answer) => {
+                  answer.forEach((r, k) => (results[indices[k]!] = r));
+                  done += indices.length;
+                  progress?.(done);
+                  resolve();
+                },
+                reject,
+              });
+              dispatch();
+            }),
+        ),
+      );
+      return results;
+    },
+    close: async () => {
+      await Promise.all(workers.map((w) => w.terminate()));
+    },
+  };
 }

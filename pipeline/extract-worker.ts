@@ -7,13 +7,13 @@ import { parentPort } from "node:worker_threads";
 import { createParser, extractFile } from "./extract.js";
 import type { FileSites } from "./types.js";
 
+/** What a thread is sent: files with their text. */
 export interface Batch {
-  readonly id: number;
   readonly files: readonly { readonly path: string; readonly blob: string; readonly text: string }[];
 }
 
+/** What a thread answers: the sites of each file of the batch, in order. */
 export interface BatchResult {
-  readonly id: number;
   readonly results: readonly FileSites[];
 }
 
@@ -21,7 +21,7 @@ const port = parentPort;
 if (port !== null) {
   const parser = createParser();
   port.on("message", (batch: Batch) => {
-    const answer: BatchResult = { id: batch.id, results: batch.files.map((file) => extractFile(file, parser)) };
+    const answer: BatchResult = { results: batch.files.map((file) => extractFile(file, parser)) };
     port.postMessage(answer);
   });
 }

@@ -8,9 +8,10 @@
  */
 import Parser from "tree-sitter";
 import Rust from "tree-sitter-rust";
-import { gatherFacts } from "./analyze/facts.js";
+import { siteFacts } from "./analyze/facts.js";
 import { MACRO_RULES, METHOD_RULES, type Rule } from "./rules/index.js";
-import { readDelimited, skipTrivia, splitArgs, tokenize, type Token } from "./tokens.js";
+import { isSpace, readDelimited, skipTrivia, splitArgs, tokenize, type Token } from "./tokens.js";
+import { namedChildSpans, TreeView, type ViewNode } from "./tree-view.js";
 import type { FileSites, Site, SiteContext } from "./types.js";
 
 /** Bumped whenever extraction can give other sites for the same text (it keys the cache). */
@@ -43,19 +44,26 @@ export function hasCandidates(text: string): boolean {
  * Never throws on bad Rust: sites inside ERROR nodes are still read.
  */
 export function extractFile(file: { readonly path: string; readonly blob: string; readonly text: string }, parser: Parser): FileSites {
-  if (!hasCandidates(file.text)) return { path: file.path, blob: file.blob, sites: [], parseErrors: false, parsed: false };
+  if (!hasCandidates(file.text)) return extractUnparsed(file);
   // Note: a callback input avoids the node binding's limit on the length of a string input.
   const text = file.text;
   const tree = parser.parse((index: number) => text.slice(index, index + 65536));
   const sites = extractSites(file.path, text, tree);
-  return { path: file.path, blob: file.blob, sites, parseErrors: tree.rootNode.hasError, parsed: true };
+  return { path: file.path, blob: file.blob, sites, parseErrors: tree.rootNode.hasError, parsed: true, testModules: testModuleNames(text) };
+}
+
+/** What a file without candidate text yields: no sites, no parse, its test-module declarations. */
+export function extractUnparsed(file: { readonly path: string; readonly blob: string; readonly text: string }): FileSites {
+  return { path: file.path, blob: file.blob, sites: [], parseErrors: false, parsed: false, testModules: testModuleNames(file.text) };
 }
 
 /** The sites of a parsed file, in source order. Pure. */
 export function extractSites(path: string, text: string, tree: Parser.Tree): Site[] {
+  const view = new TreeView(tree, text);
   const pathContext = contextOfPath(path);
-  // Note: `#![cfg(test)]` at the top of a module file makes the whole file test code.
-  const innerCfgTest = tree.rootNode.namedChildren.some((c) => c.type === "inner_attribute_item" && isCfgTest(c.text));
+  // Note: `#![cfg(test)]` at the top of a module file makes the whole file test code (the text
+  //   check spares reading the root's children when no such attribute can be there).
+  const innerCfgTest = mayHaveInnerCfg(view) && namedChildSpans(view.root.node).some((c) => c.type === "inner_attribute_item" && isCfgTest(text.slice(c.start, c.end)));
   const fileContext = pathContext === "library" && innerCfgTest ? "test" : pathContext;
   const sites: Site[] = [];
   CANDIDATE.lastIndex = 0;
@@ -64,24 +72,47 @@ export function extractSites(path: string, text: string, tree: Parser.Tree): Sit
     const name = (isMacro ? m[1] : m[2])!;
     const at = m.indices![isMacro ? 1 : 2]![0];
     const rule = (isMacro ? MACRO_RULES : METHOD_RULES).get(name)!;
-    const site = readSite(path, text, tree, rule, at, fileContext);
+    const site = readSite(path, view, rule, at, fileContext);
     if (site !== null) sites.push(site);
   }
   return sites;
 }
 
-function readSite(path: string, text: string, tree: Parser.Tree, rule: Rule, at: number, fileContext: SiteContext): Site | null {
-  const node = tree.rootNode.descendantForIndex(at, at + rule.name.length);
-  if (NOT_CODE.has(node.type) || node.startIndex !== at || node.text !== rule.name) return null;
+/**
+ * False when no inner attribute that `isCfgTest` accepts can be in the file: its text starts with
+ * `#![cfg(`, white space allowed; in a tree with errors the `!` may be a MISSING node, so there
+ * only `#[cfg(` is sure.
+ */
+function mayHaveInnerCfg(view: TreeView): boolean {
+  const starts = view.cfgAttributeStarts;
+  if (view.hasError) return starts.length > 0;
+  return starts.some((i) => {
+    INNER_CFG_AT.lastIndex = i;
+    return INNER_CFG_AT.test(view.text);
+  });
+}
 
+const INNER_CFG_AT = /#\s*!\s*\[\s*cfg\s*\(/y;
+
+function readSite(path: string, view: TreeView, rule: Rule, at: number, fileContext: SiteContext): Site | null {
+  const text = view.text;
+  const node = view.path(at, at + rule.name.length);
+  if (NOT_CODE.has(node.type) || node.start !== at || node.text !== rule.name) return null;
+
+  // Note: one chain of ancestors serves the checks here and the facts; the view reads each once per file.
+  const chain = view.chain(node);
   let inTokenTree = false;
   let context = fileContext;
-  for (let a: Parser.SyntaxNode | null = node.parent; a !== null; a = a.parent) {
-    if (NOT_CODE.has(a.type) || a.type === "token_tree_pattern" || a.type === "attribute_item" || a.type === "inner_attribute_item" || a.type === "attribute") return null;
-    if (a.type === "token_tree") inTokenTree = true;
-    if (context === "library" && hasTestAttribute(a)) context = "test";
+  // Note: no ancestor starts after the site, so without such an attribute before it none is tested.
+  const testAttributes = context === "library" && view.testAttributeBetween(0, at);
+  for (let k = 1; k < chain.length; k++) {
+    const a = chain[k]!;
+    const type = a.type;
+    if (NOT_CODE.has(type) || type === "token_tree_pattern" || type === "attribute_item" || type === "inner_attribute_item" || type === "attribute") return null;
+    if (type === "token_tree") inTokenTree = true;
+    if (testAttributes && context === "library" && hasTestAttribute(a)) context = "test";
   }
-  if (!rightBefore(text, tree, at, rule)) return null;
+  if (!rightBefore(view, at, rule)) return null;
 
   let i = at + rule.name.length;
   if (rule.syntax === "macro") {
@@ -97,13 +128,13 @@ function readSite(path: string, text: string, tree: Parser.Tree, rule: Rule, at:
   return {
     kind: rule.id,
     path,
-    line: node.startPosition.row + 1,
-    column: node.startPosition.column + 1,
+    line: view.lineOf(at),
+    column: view.columnOf(at),
     inTokenTree,
     context,
     ...described,
     // Note: facts are gathered only for sites that get a record, while the tree is alive.
-    facts: described.runtime === null ? null : gatherFacts(node, text),
+    facts: described.runtime === null ? null : siteFacts(chain, rule.syntax === "macro" ? args : null),
   };
 }
 
@@ -112,9 +143,10 @@ function readSite(path: string, text: string, tree: Parser.Tree, rule: Rule, at:
  * `.expect(` needs the dot (the scan saw it); a macro may have a std path (`std::panic!`) but no
  * other path, and must not be a field or a definition (`macro_rules! panic`).
  */
-function rightBefore(text: string, tree: Parser.Tree, at: number, rule: Rule): boolean {
+function rightBefore(view: TreeView, at: number, rule: Rule): boolean {
   if (rule.syntax === "method") return true;
-  const j = codeBefore(text, tree, at);
+  const text = view.text;
+  const j = codeBefore(view, at);
   if (text[j] === "." || text[j] === "$") return false;
   if (text[j] === ":" && text[j - 1] === ":") {
     const head = /(?:\$crate|::[A-Za-z_]\w*|[A-Za-z_]\w*)\s*::\s*$/.exec(text.slice(Math.max(0, at - 64), at));
@@ -128,16 +160,25 @@ function rightBefore(text: string, tree: Parser.Tree, at: number, rule: Rule): b
  * Offset of the last code character before `at`: white space and comments skipped (a comment
  * ending in `.` right before `assert!` must not read as a method call). -1 at the file's start.
  */
-function codeBefore(text: string, tree: Parser.Tree, at: number): number {
+function codeBefore(view: TreeView, at: number): number {
+  const text = view.text;
   let j = at - 1;
   for (;;) {
-    while (j >= 0 && /\s/.test(text[j]!)) j--;
-    if (j < 0) return j;
-    let comment: Parser.SyntaxNode | null = tree.rootNode.descendantForIndex(j, j + 1);
+    while (j >= 0 && isSpace(text.charCodeAt(j))) j--;
+    if (j < 0 || !mayEndComment(text, j)) return j;
+    let comment: ViewNode | null = view.path(j, j + 1);
     while (comment !== null && comment.type !== "line_comment" && comment.type !== "block_comment") comment = comment.parent;
-    if (comment === null || comment.startIndex > j) return j;
-    j = comment.startIndex - 1;
+    if (comment === null || comment.start > j) return j;
+    j = comment.start - 1;
   }
+}
+
+/**
+ * False when no comment can hold offset `j`, the last character before code: a block comment
+ * would end there with its `/`, a line comment would start on its line. Only a yes asks the tree.
+ */
+function mayEndComment(text: string, j: number): boolean {
+  return text.charCodeAt(j) === 47 || text.lastIndexOf("//", j) > text.lastIndexOf("\n", j);
 }
 
 /** Cargo's conventions: tests/, benches/, examples/ and build scripts are not library code. */
@@ -156,15 +197,27 @@ const TEST_ATTRIBUTE = /^#\s*\[\s*(?:(?:::)?[A-Za-z_]\w*\s*::\s*)*(?:test|rstest
 /**
  * True when `node` (an item, a `macro_rules!` definition, a statement, …) carries `#[test]`-like
  * or `#[cfg(test)]`-like attributes: tree-sitter gives them as the node's preceding siblings.
+ * Read once per node and file.
  */
-function hasTestAttribute(node: Parser.SyntaxNode): boolean {
+function hasTestAttribute(node: ViewNode): boolean {
   if (node.type === "attribute_item" || node.type === "source_file") return false;
-  for (let s = node.previousNamedSibling; s !== null; s = s.previousNamedSibling) {
-    if (s.type === "line_comment" || s.type === "block_comment") continue;
-    if (s.type !== "attribute_item") break;
-    if (TEST_ATTRIBUTE.test(s.text) || isCfgTest(s.text)) return true;
-  }
-  return false;
+  return node.memo("testAttribute", () => {
+    if (!mayHaveTestAttribute(node)) return false;
+    for (let s = node.node.previousNamedSibling; s !== null; s = s.previousNamedSibling) {
+      if (s.type === "line_comment" || s.type === "block_comment") continue;
+      if (s.type !== "attribute_item") break;
+      if (TEST_ATTRIBUTE.test(s.text) || isCfgTest(s.text)) return true;
+    }
+    return false;
+  });
+}
+
+/**
+ * False when no attribute that `hasTestAttribute` accepts can stand before `node`: such an
+ * attribute is a sibling, so it lies between the parent's start and the node's.
+ */
+function mayHaveTestAttribute(node: ViewNode): boolean {
+  return node.view.testAttributeBetween(node.parent?.start ?? 0, node.start);
 }
 
 /**
@@ -191,7 +244,7 @@ function testOnly(predicate: readonly Token[]): boolean {
  * Note: read with the lexer, not the tree, because files without panic candidates are never parsed.
  */
 export function testModuleNames(text: string): string[] {
-  if (!/\bmod\b/.test(text) || !/\btest\b/.test(text)) return [];
+  if (!mayDeclareTestModule(text)) return [];
   const tokens = tokenize(text);
   const names: string[] = [];
   for (let i = 0; i + 2 < tokens.length; i++) {
@@ -214,6 +267,59 @@ export function testModuleNames(text: string): string[] {
   return names;
 }
 
+/**
+ * False when the text cannot hold a declaration `testModuleNames` accepts; only a yes lexes the file.
+ * Such a declaration needs the words `mod`, `test` and `cfg`, and a `mod` token with an identifier
+ * and `;` after it and `]`, `pub`, or `pub(…)` before it. Between tokens the lexer skips white
+ * space, comments and stray quotes: wherever a comment or a quote may stand, the answer is yes.
+ */
+function mayDeclareTestModule(text: string): boolean {
+  if (!hasWord(text, "mod") || !hasWord(text, "test") || !hasWord(text, "cfg")) return false;
+  for (const m of text.matchAll(/\bmod\b/g)) {
+    if (identAndSemicolonAt(text, m.index + 3) && closerBefore(text, m.index - 1)) return true;
+  }
+  return false;
+}
+
+/** True when `word` (made of `\w` characters) stands in `text` as a whole word: `/\bword\b/`. */
+function hasWord(text: string, word: string): boolean {
+  for (let i = text.indexOf(word); i >= 0; i = text.indexOf(word, i + 1)) {
+    if (!isAsciiWord(text.charCodeAt(i - 1)) && !isAsciiWord(text.charCodeAt(i + word.length))) return true;
+  }
+  return false;
+}
+
+/** True for `[A-Za-z0-9_]` (what `\w` matches). */
+function isAsciiWord(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+}
+
+/** May an identifier token and then `;` follow from offset `i` on? */
+function identAndSemicolonAt(text: string, i: number): boolean {
+  while (isSpace(text.charCodeAt(i))) i++;
+  let c = text.charCodeAt(i);
+  if (c === 47 || c === 39 || c >= 128 || (c === 114 && text.charCodeAt(i + 1) === 35)) return true; // a comment, a quote, Unicode, r#
+  if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95)) return false;
+  do c = text.charCodeAt(++i);
+  while ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95);
+  if (c >= 128) return true;
+  while (isSpace(text.charCodeAt(i))) i++;
+  c = text.charCodeAt(i);
+  return c === 59 || c === 47 || c === 39;
+}
+
+/** May the token ending at or before offset `j` be `]` or `)`, or `pub` after such a token? */
+function closerBefore(text: string, j: number): boolean {
+  for (let pub = 0; ; pub++) {
+    while (j >= 0 && isSpace(text.charCodeAt(j))) j--;
+    if (j < 0) return false;
+    const c = text.charCodeAt(j);
+    if (c === 93 || c === 41 || c === 47 || c === 39 || text.lastIndexOf("//", j) > text.lastIndexOf("\n", j)) return true;
+    if (pub > 0 || !(c === 98 && text.startsWith("pub", j - 2))) return false;
+    j -= 3;
+  }
+}
+
 /** Index of the delimiter that opens the group closed at `close`, or -1. */
 function openerOf(tokens: readonly Token[], close: number): number {
   let depth = 0;
@@ -229,9 +335,10 @@ function openerOf(tokens: readonly Token[], close: number): number {
  * Marks the sites of files that are test-only modules of another file as test code. Pure.
  * `a/lib.rs` (or `main.rs`, `mod.rs`) declaring `mod t;` owns `a/t.rs` and `a/t/…`; `a/b.rs` owns `a/b/t.rs` and `a/b/t/…`.
  */
-export function applyTestModules(files: readonly FileSites[], declarations: ReadonlyMap<string, readonly string[]>): FileSites[] {
+export function applyTestModules(files: readonly FileSites[]): FileSites[] {
   const prefixes: string[] = [];
-  for (const [path, names] of declarations) {
+  for (const { path, testModules: names } of files) {
+    if (names.length === 0) continue;
     const slash = path.lastIndexOf("/");
     const dir = path.slice(0, slash + 1);
     const file = path.slice(slash + 1);

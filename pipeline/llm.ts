@@ -13,15 +13,13 @@ import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { readFileSync } from "node:fs";
-import Ajv2020Module from "ajv/dist/2020.js";
+import { createRequire } from "node:module";
+import type Ajv2020Module from "ajv/dist/2020.js";
 import type { ValidateFunction } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
+import type addFormatsModule from "ajv-formats";
 import { schemasDir } from "./paths.js";
 import type { AnalysisCounts, Envelope, LlmConfig } from "./schema-types.generated.js";
 
-// Note: CommonJS modules under NodeNext: the class and the plugin are their `default` (as in validate.ts).
-const Ajv2020 = Ajv2020Module.default;
-const addFormats = addFormatsModule.default;
 
 /** The fields a model may rewrite: prose only; strategy, guards and tags stay the static ones. */
 export const LLM_FIELDS = ["documentation", "triggerScenarios", "commonSituations", "solutions", "preventionTips"] as const;
@@ -196,6 +194,11 @@ let proseValidator: ValidateFunction | undefined;
 
 function checkProse(value: unknown): value is Prose {
   if (proseValidator === undefined) {
+    // Note: ajv is loaded only here, when a model answered: a run without one never pays for it.
+    // It is CommonJS: under NodeNext the class and the plugin are the modules' `default`.
+    const require = createRequire(import.meta.url);
+    const Ajv2020 = (require("ajv/dist/2020.js") as typeof Ajv2020Module).default;
+    const addFormats = (require("ajv-formats") as typeof addFormatsModule).default;
     const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
     addFormats(ajv);
     ajv.addSchema(JSON.parse(readFileSync(path.join(schemasDir(), "record.v2.schema.json"), "utf8")) as object);

@@ -31,11 +31,21 @@ export interface ReadResult {
 
 /** Lists the tree at `sha` and returns the text of the files the globs select. */
 export async function readTree(input: ReadInput): Promise<ReadResult> {
-  const entries = await listTree(input.gitDir, input.sha);
-  const selected = selectEntries(entries, input.include, input.exclude);
-  const texts = await catBlobs(input.gitDir, selected.map((e) => e.blob));
-  const files = selected.map((e, i) => ({ path: e.path, blob: e.blob, text: texts[i] ?? "" }));
-  return { files, listed: entries.length, skipped: entries.length - selected.length };
+  const listing = await listFiles(input);
+  return { ...listing, files: await readFiles(input.gitDir, listing.entries) };
+}
+
+/** The files of the tree at `sha` that the globs select, without their text yet. */
+export async function listFiles(input: ReadInput): Promise<{ entries: TreeEntry[]; listed: number; skipped: number }> {
+  const all = await listTree(input.gitDir, input.sha);
+  const entries = selectEntries(all, input.include, input.exclude);
+  return { entries, listed: all.length, skipped: all.length - entries.length };
+}
+
+/** The text of the given entries, in order, through one `git cat-file --batch` process. */
+export async function readFiles(gitDir: string, entries: readonly TreeEntry[]): Promise<SourceFile[]> {
+  const texts = await catBlobs(gitDir, entries.map((e) => e.blob));
+  return entries.map((e, i) => ({ path: e.path, blob: e.blob, text: texts[i] ?? "" }));
 }
 
 /** Regular files of the tree at `sha`, in git's order. */
@@ -68,53 +78,105 @@ export function selectEntries(entries: readonly TreeEntry[], include: readonly s
   return entries.filter((e) => included(e.path) && !excluded(e.path));
 }
 
+/** Reads blobs through one long-lived `git cat-file --batch` process, as the stages ask for them. */
+export interface BlobReader {
+  /** The UTF-8 text of each blob, in the order asked. Requests are answered in the order made. */
+  read(blobs: readonly string[]): Promise<string[]>;
+  /** Ends the process (after answering what was asked). */
+  close(): Promise<void>;
+}
+
+interface Request {
+  readonly texts: string[];
+  readonly count: number;
+  readonly resolve: (texts: string[]) => void;
+  readonly reject: (error: unknown) => void;
+}
+
 /**
- * The UTF-8 text of each blob, in the order asked, through one `git cat-file --batch` process.
+ * Starts ONE `git cat-file --batch` for the whole run. Blobs can then be read in parts, so the
+ * texts of a large tree never have to be held at once.
  */
-export function catBlobs(gitDir: string, blobs: readonly string[]): Promise<string[]> {
-  if (blobs.length === 0) return Promise.resolve([]);
-  return new Promise((resolve, reject) => {
-    const child = spawn("git", ["--git-dir", gitDir, "cat-file", "--batch"], { stdio: ["pipe", "pipe", "pipe"] });
-    const decoder = new TextDecoder("utf-8");
-    const texts: string[] = [];
-    const chunks: Buffer[] = [];
-    let buffered = 0;
-    let stderr = "";
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    child.stdout.on("data", (chunk: Buffer) => {
-      chunks.push(chunk);
-      buffered += chunk.length;
-      // Note: parse only once a whole object may be there, so big blobs are not re-scanned per chunk.
-      let buffer = Buffer.concat(chunks, buffered);
-      chunks.length = 0;
-      for (;;) {
-        const eol = buffer.indexOf(10);
-        if (eol < 0) break;
-        const header = buffer.toString("latin1", 0, eol);
-        const [oid, type, sizeText] = header.split(" ");
-        if (type !== "blob" || sizeText === undefined) {
-          child.kill();
-          reject(new PipelineError("E_GIT", `git cat-file could not read object ${oid}: ${header}`, { hint: "the cache may be damaged: delete it and run again" }));
-          return;
-        }
-        const size = Number(sizeText);
-        if (buffer.length < eol + 1 + size + 1) break;
-        texts.push(decoder.decode(buffer.subarray(eol + 1, eol + 1 + size)));
-        buffer = buffer.subarray(eol + 1 + size + 1);
-      }
-      if (buffer.length > 0) chunks.push(buffer);
-      buffered = buffer.length;
-    });
-    child.on("error", (error) => reject(new PipelineError("E_GIT", `could not start git: ${error.message}`, { hint: "install git and make sure it is on PATH" })));
-    child.on("close", (code) => {
-      if (code !== 0 && texts.length < blobs.length) {
-        reject(new PipelineError("E_GIT", `git cat-file --batch failed (${code}): ${stderr.trim()}`));
-      } else if (texts.length !== blobs.length) {
-        reject(new PipelineError("E_GIT", `git cat-file --batch returned ${texts.length} of ${blobs.length} blobs`));
-      } else {
-        resolve(texts);
-      }
-    });
-    child.stdin.end(blobs.join("\n") + "\n");
+export function openBlobReader(gitDir: string): BlobReader {
+  const child = spawn("git", ["--git-dir", gitDir, "cat-file", "--batch"], { stdio: ["pipe", "pipe", "pipe"] });
+  const decoder = new TextDecoder("utf-8");
+  const queue: Request[] = [];
+  let failure: PipelineError | null = null;
+  let stderr = "";
+  let chunks: Buffer[] = [];
+  let buffered = 0;
+  /** Bytes the object being read needs in the buffer (header, body and its newline), once known. */
+  let needed = 0;
+
+  const fail = (error: PipelineError) => {
+    failure ??= error;
+    for (const request of queue.splice(0)) request.reject(failure);
+  };
+  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  // Note: a write to a git that died fails here; the "close" handler reports it.
+  child.stdin.on("error", () => {});
+  child.on("error", (error) => fail(new PipelineError("E_GIT", `could not start git: ${error.message}`, { hint: "install git and make sure it is on PATH" })));
+  child.on("close", (code) => {
+    if (queue.length > 0) fail(new PipelineError("E_GIT", `git cat-file --batch ended (${code}) with blobs unread: ${stderr.trim()}`, { hint: "the cache may be damaged: delete it and run again" }));
   });
+  child.stdout.on("data", (chunk: Buffer) => {
+    chunks.push(chunk);
+    buffered += chunk.length;
+    // Note: join the chunks only once the object being read is complete, so a big blob is not
+    // copied again for every chunk that brings a part of it.
+    if (buffered < needed) return;
+    let buffer = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, buffered);
+    for (;;) {
+      const eol = buffer.indexOf(10);
+      if (eol < 0) break;
+      const header = buffer.toString("latin1", 0, eol);
+      const [oid, type, sizeText] = header.split(" ");
+      if (type !== "blob" || sizeText === undefined) {
+        fail(new PipelineError("E_GIT", `git cat-file could not read object ${oid}: ${header}`, { hint: "the cache may be damaged: delete it and run again" }));
+        child.kill();
+        return;
+      }
+      const size = Number(sizeText);
+      needed = eol + 1 + size + 1;
+      if (buffer.length < needed) break;
+      const request = queue[0]!;
+      request.texts.push(decoder.decode(buffer.subarray(eol + 1, eol + 1 + size)));
+      if (request.texts.length === request.count) {
+        queue.shift();
+        request.resolve(request.texts);
+      }
+      buffer = buffer.subarray(needed);
+      needed = 0;
+    }
+    chunks = buffer.length > 0 ? [buffer] : [];
+    buffered = buffer.length;
+  });
+
+  return {
+    read(blobs) {
+      if (failure) return Promise.reject(failure);
+      if (blobs.length === 0) return Promise.resolve([]);
+      return new Promise((resolve, reject) => {
+        queue.push({ texts: [], count: blobs.length, resolve, reject });
+        child.stdin.write(`${blobs.join("\n")}\n`);
+      });
+    },
+    close() {
+      return new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once("close", () => resolve());
+        child.stdin.end();
+      });
+    },
+  };
+}
+
+/** The UTF-8 text of each blob, in the order asked, through one `git cat-file --batch` process. */
+export async function catBlobs(gitDir: string, blobs: readonly string[]): Promise<string[]> {
+  const reader = openBlobReader(gitDir);
+  try {
+    return await reader.read(blobs);
+  } finally {
+    await reader.close();
+  }
 }

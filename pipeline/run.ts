@@ -7,18 +7,19 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { analyzeStage } from "./analyze/stage.js";
-import { buildEnvelopes } from "./build.js";
-import { type CachedFile, entryOf, type ExtractCache, extractCachePath, loadExtractCache, lookup, saveExtractCache } from "./cache.js";
+import { ANALYZER_VERSION, analyzeStage } from "./analyze/stage.js";
+import { buildEnvelopes, excerptPaths } from "./build.js";
+import { entryOf, type ExtractCache, extractCachePath, loadExtractCache, lookup, saveExtractCache } from "./cache.js";
 import { loadConfig, resolveTarget } from "./config.js";
 import { PipelineError } from "./errors.js";
-import { applyTestModules, createParser, EXTRACTOR_VERSION, extractFile, testModuleNames } from "./extract.js";
+import { applyTestModules, EXTRACTOR_VERSION } from "./extract.js";
+import { startPool } from "./extract-pool.js";
 import { diffDatasets } from "./diff.js";
 import { fetchRepo } from "./fetch.js";
 import { packageRoot } from "./paths.js";
-import { readTree } from "./read.js";
-import type { Config, Diff, Envelope, Manifest, ManifestCounts, Target, VersionEntry } from "./schema-types.generated.js";
-import type { FileSites, Site, SourceFile } from "./types.js";
+import { listFiles, openBlobReader, type TreeEntry } from "./read.js";
+import type { Config, Diff, Envelope, Manifest, ManifestCounts, ReasonCounts, SiteKind, SkipReason, Target, VersionEntry } from "./schema-types.generated.js";
+import type { FileSites, Site } from "./types.js";
 import { validate } from "./validate.js";
 import { verifyVersion } from "./verify.js";
 import { type Dataset, nextVersionName, readIndex, readVersion, repoDir, writeVersion } from "./write.js";
@@ -43,6 +44,8 @@ export interface RunOptions {
   readonly progress?: (stage: string, done: number, total: number) => void;
   /** The clock (tests pin it). */
   readonly now?: () => Date;
+  /** Parse threads (default: the machine's parallelism, at most 4); the output is the same for any number. */
+  readonly threads?: number;
 }
 
 /** What `run` did: wrote a version, or found the newest one up to date. */
@@ -55,8 +58,11 @@ export interface RunResult {
   readonly manifest: Manifest | null;
 }
 
-/** The pipeline's version, as written into manifests: package version and extractor version. */
-export const PIPELINE_VERSION = `${(JSON.parse(readFileSync(path.join(packageRoot(), "package.json"), "utf8")) as { version: string }).version}+x${EXTRACTOR_VERSION}`;
+/**
+ * The pipeline's version, as written into manifests and compared for "up to date": the package
+ * version, then the extractor's and the analyzer's (`0.1.0+x6.a1`).
+ */
+export const PIPELINE_VERSION = `${(JSON.parse(readFileSync(path.join(packageRoot(), "package.json"), "utf8")) as { version: string }).version}+x${EXTRACTOR_VERSION}.a${ANALYZER_VERSION}`;
 
 /** Runs the pipeline for one target and writes a dataset version (unless it is up to date). */
 export async function run(options: RunOptions = {}): Promise<RunResult> {
@@ -84,23 +90,21 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   }
 
   const source = options.source ?? target.url;
+  const cacheFile = extractCachePath(path.resolve(baseDir, config.cacheDir), target.repo);
   const fetched = await fetchRepo({ repo: target.repo, source, sha: target.sha, cacheDir: path.resolve(baseDir, config.cacheDir), log });
   log(`reading ${target.repo} at ${target.sha.slice(0, 12)}`);
-  const tree = await readTree({ gitDir: fetched.gitDir, sha: target.sha, include: target.include, exclude: target.exclude });
-
-  const cacheFile = extractCachePath(path.resolve(baseDir, config.cacheDir), target.repo);
-  const loadedCache = await loadExtractCache(cacheFile, target.repo, EXTRACTOR_VERSION);
+  const [listing, loadedCache] = await Promise.all([
+    listFiles({ gitDir: fetched.gitDir, sha: target.sha, include: target.include, exclude: target.exclude }),
+    loadExtractCache(cacheFile, target.repo, EXTRACTOR_VERSION),
+  ]);
   if (loadedCache.problem) log(loadedCache.problem);
-  const extraction = await extractAll(tree.files, loadedCache.cache, options.progress);
-  log(`extracted ${tree.files.length} files: ${extraction.parsed} parsed, ${extraction.reused} reused from the cache`);
-  const extracted = extraction.results;
-  const declarations = extraction.declarations;
-  const results = applyTestModules(extracted, declarations);
+  const isCatalogued = (s: Site) => s.runtime !== null && (config.includeTestCode || s.context === "library");
+  const { extraction, results, texts } = await readAndExtract(fetched.gitDir, listing.entries, loadedCache.cache, options.threads, isCatalogued, options.progress);
+  log(`extracted ${listing.entries.length} files: ${extraction.parsed} parsed, ${extraction.reused} reused from the cache`);
   const sites = results.flatMap((r) => r.sites);
-  const catalogued = sites.filter((s) => s.runtime !== null && (config.includeTestCode || s.context === "library"));
+  const catalogued = sites.filter(isCatalogued);
 
   const previous = newest ? await readPrevious(outDir, target.repo, newest) : new Map<string, Envelope>();
-  const texts = new Map(tree.files.map((f) => [f.path, f.text]));
   const built = buildEnvelopes({ repo: target.repo, sha: target.sha, contextLines: config.contextLines, sites: catalogued, textOf: (p) => texts.get(p) ?? "", now, previous });
   const { envelopes, counts: analysis } = await analyzeStage({ envelopes: built, sites: catalogued, now, previous, ...(config.analysis?.llm ? { llm: config.analysis.llm } : {}), cacheDir: path.resolve(baseDir, config.cacheDir), log });
 
@@ -114,7 +118,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     schemaVersion: 2,
     pipelineVersion: PIPELINE_VERSION,
     configHash,
-    counts: countSites(tree, results, sites, config.includeTestCode, envelopes.length, extraction),
+    counts: countSites(listing, results, sites, config.includeTestCode, envelopes.length, extraction),
     analysis,
   };
   const entry: VersionEntry = { version, sha: target.sha, parent: newest?.version ?? null, datasetVersion: now, records: envelopes.length, configHash, pipelineVersion: PIPELINE_VERSION };
@@ -144,8 +148,6 @@ export function hashConfig(config: Config, target: Target): string {
 interface Extraction {
   /** Per-file sites before `applyTestModules`, in tree order. */
   readonly results: FileSites[];
-  /** Test-only module declarations, by declaring file. */
-  readonly declarations: Map<string, readonly string[]>;
   /** The cache for the next run: one entry per file of this tree. */
   readonly cache: ExtractCache;
   /** Files parsed with tree-sitter in this run. */
@@ -154,39 +156,68 @@ interface Extraction {
   readonly reused: number;
 }
 
-/** Extracts every file, taking what it can from `cache` (path and blob must match). */
-async function extractAll(files: readonly SourceFile[], cache: ExtractCache, progress: RunOptions["progress"]): Promise<Extraction> {
-  let parser: ReturnType<typeof createParser> | undefined;
-  const results: FileSites[] = [];
-  const declarations = new Map<string, readonly string[]>();
-  const entries = new Map<string, CachedFile>();
-  let parsed = 0;
-  let reused = 0;
-  for (const [i, file] of files.entries()) {
-    const hit = lookup(cache, file);
-    let result: FileSites;
-    let modules: readonly string[];
-    if (hit) {
-      ({ result, testModules: modules } = hit);
-      reused++;
-    } else {
-      parser ??= createParser();
-      result = extractFile(file, parser);
-      modules = testModuleNames(file.text);
-      if (result.parsed) parsed++;
+/**
+ * Extracts every file, taking what it can from `cache` (path and blob must match) and sending
+ * the rest to the parse threads, then reads the texts the excerpts need: those of the files that
+ * hold the first site of a record (`catalogued` tells which sites are). Blobs are streamed in
+ * parts through one `git cat-file --batch`, so only a part's texts are in memory at a time.
+ * `results` are the per-file sites with test-only modules applied; `extraction` keeps them as
+ * extracted, for the cache.
+ */
+async function readAndExtract(
+  gitDir: string,
+  entries: readonly TreeEntry[],
+  cache: ExtractCache,
+  threads: number | undefined,
+  catalogued: (site: Site) => boolean,
+  progress: RunOptions["progress"],
+): Promise<{ extraction: Extraction; results: FileSites[]; texts: Map<string, string> }> {
+  const results: (FileSites | null)[] = entries.map((e) => lookup(cache, e));
+  const misses = entries.flatMap((e, i) => (results[i] === null ? [i] : []));
+  const reused = entries.length - misses.length;
+  // Note: when the cache leaves only a few files, the calling thread parses them: starting
+  // threads would cost more than it saves.
+  const pool = startPool(threads ?? (misses.length >= 64 ? undefined : 1));
+  const reader = openBlobReader(gitDir);
+  try {
+    let done = reused;
+    let parsed = 0;
+    // Note: parts are read from git one after another and handed to the threads at once; at most
+    // two parts' texts are alive, so memory does not grow with the size of the tree.
+    const inFlight: Promise<void>[] = [];
+    for (let k = 0; k < misses.length; k += PART_FILES) {
+      const part = misses.slice(k, k + PART_FILES);
+      const texts = await reader.read(part.map((i) => entries[i]!.blob));
+      const files = part.map((i, j) => ({ ...entries[i]!, text: texts[j]! }));
+      let reported = 0;
+      const extracting = pool
+        .extract(files, (n) => {
+          done += n - reported;
+          reported = n;
+          progress?.("extract", done, entries.length);
+        })
+        .then((fresh) => {
+          fresh.forEach((r, j) => (results[part[j]!] = r));
+          parsed += fresh.filter((r) => r.parsed).length;
+        });
+      inFlight.push(extracting);
+      if (inFlight.length >= 2) await inFlight.shift();
     }
-    results.push(result);
-    entries.set(file.path, entryOf(result, modules));
-    if (modules.length > 0) declarations.set(file.path, modules);
-    if (i % 32 === 31) {
-      progress?.("extract", i + 1, files.length);
-      // Note: tree-sitter frees trees only when the event loop turns; yielding keeps memory flat.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    await Promise.all(inFlight);
+    const all = results.map((r) => r!);
+    const applied = applyTestModules(all);
+    const paths = excerptPaths(applied.flatMap((r) => r.sites).filter(catalogued));
+    const blobOf = new Map(entries.map((e) => [e.path, e.blob]));
+    const texts = await reader.read(paths.map((p) => blobOf.get(p)!));
+    const cacheOut: ExtractCache = { extractorVersion: cache.extractorVersion, entries: new Map(all.map((r) => [r.path, entryOf(r)])) };
+    return { extraction: { results: all, cache: cacheOut, parsed, reused }, results: applied, texts: new Map(paths.map((p, i) => [p, texts[i]!])) };
+  } finally {
+    await Promise.all([pool.close(), reader.close()]);
   }
-  progress?.("extract", files.length, files.length);
-  return { results, declarations, cache: { extractorVersion: cache.extractorVersion, entries }, parsed, reused };
 }
+
+/** How many files' texts are read from git at a time. */
+const PART_FILES = 256;
 
 /** The envelopes of the newest version, by record id: what build carries timestamps over from. */
 async function readPrevious(outDir: string, repo: string, newest: VersionEntry): Promise<Map<string, Envelope>> {
@@ -202,17 +233,23 @@ async function readPrevious(outDir: string, repo: string, newest: VersionEntry):
   return new Map(dataset.envelopes.map((e) => [e.record.id, e]));
 }
 
-function countSites(tree: { listed: number; skipped: number; files: readonly unknown[] }, results: readonly FileSites[], sites: readonly Site[], includeTestCode: boolean, records: number, work: { parsed: number; reused: number }): ManifestCounts {
+function countSites(tree: { listed: number; skipped: number; entries: readonly unknown[] }, results: readonly FileSites[], sites: readonly Site[], includeTestCode: boolean, records: number, work: { parsed: number; reused: number }): ManifestCounts {
   const tally = <K extends string>(keys: readonly K[]) => {
     const out: Partial<Record<K, number>> = {};
     for (const k of [...keys].sort()) out[k] = (out[k] ?? 0) + 1;
     return out;
   };
-  const withoutRecord = sites.map((s) => s.skip ?? (includeTestCode || s.context === "library" ? null : "excluded-context")).filter((r) => r !== null);
+  const reasonOf = (s: Site): SkipReason | null => s.skip ?? (includeTestCode || s.context === "library" ? null : "excluded-context");
+  const withoutRecord = sites.map(reasonOf).filter((r) => r !== null);
+  const byKind: Partial<Record<SiteKind, ReasonCounts>> = {};
+  for (const kind of [...new Set(sites.map((s) => s.kind))].sort()) {
+    const reasons = sites.filter((s) => s.kind === kind).map(reasonOf).filter((r) => r !== null);
+    if (reasons.length > 0) byKind[kind] = tally(reasons);
+  }
   const errorFiles = results.filter((r) => r.parseErrors).map((r) => r.path);
   return {
     filesListed: tree.listed,
-    filesRead: tree.files.length,
+    filesRead: tree.entries.length,
     filesSkipped: tree.skipped,
     filesParsed: work.parsed,
     filesReused: work.reused,
@@ -223,6 +260,7 @@ function countSites(tree: { listed: number; skipped: number; files: readonly unk
     sitesByKind: tally(sites.map((s) => s.kind)),
     sitesByContext: tally(sites.map((s) => s.context)),
     sitesWithoutRecord: tally(withoutRecord),
+    sitesWithoutRecordByKind: byKind,
     records,
   };
 }

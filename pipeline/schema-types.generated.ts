@@ -467,6 +467,8 @@ export interface ManifestCounts {
   sitesByContext: Partial<Record<SiteContext, number>>;
   /** Sites that got no record of their own, per reason; reasons with no site may be left out. */
   sitesWithoutRecord: Partial<Record<SkipReason, number>>;
+  /** The same sites per panic kind, then per reason; kinds with no such site are left out. */
+  sitesWithoutRecordByKind: Partial<Record<SiteKind, ReasonCounts>>;
   /** Records written. */
   records: number;
 }
@@ -478,6 +480,9 @@ export type SkipReason =
   | "dynamic-message"
   | "no-distinctive-text"
   | "excluded-context";
+
+/** Sites per reason they got no record of their own; reasons with no site are left out. */
+export type ReasonCounts = Partial<Record<SkipReason, number>>;
 
 /** One catalogued panic site (schema v2): a distinct runtime message of a Rust repository at a pinned commit, with where it is raised and how to avoid it. */
 export interface CatalogRecord {

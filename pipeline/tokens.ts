@@ -17,22 +17,38 @@ export interface Token {
   readonly end: number;
 }
 
-const PUNCT = ["<<=", ">>=", "...", "..=", "::", "->", "=>", "==", "!=", "<=", ">=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "^=", "&=", "|=", "<<", ">>", ".."];
 const OPEN: Record<string, string> = { "(": ")", "[": "]", "{": "}" };
+
+/** True for the characters JavaScript's `\s` matches (white space and line terminators). */
+export function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/** True for `[A-Za-z0-9_]`. */
+function isAsciiWord(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+}
 
 /** Offset of the first character at or after `i` that is not white space or a comment. */
 export function skipTrivia(text: string, i: number): number {
+  // Note: char codes, not a regex per character: this runs once per token of every argument list.
+  const n = text.length;
   for (;;) {
-    while (i < text.length && /\s/.test(text[i]!)) i++;
-    if (text.startsWith("//", i)) {
+    while (i < n && isSpace(text.charCodeAt(i))) i++;
+    if (text.charCodeAt(i) !== 47 /* / */) return i;
+    const next = text.charCodeAt(i + 1);
+    if (next === 47) {
       const nl = text.indexOf("\n", i);
-      i = nl < 0 ? text.length : nl + 1;
-    } else if (text.startsWith("/*", i)) {
+      i = nl < 0 ? n : nl + 1;
+    } else if (next === 42 /* * */) {
       let depth = 1;
       i += 2;
-      while (i < text.length && depth > 0) {
-        if (text.startsWith("/*", i)) (depth++, (i += 2));
-        else if (text.startsWith("*/", i)) (depth--, (i += 2));
+      while (i < n && depth > 0) {
+        const c = text.charCodeAt(i);
+        if (c === 47 && text.charCodeAt(i + 1) === 42) (depth++, (i += 2));
+        else if (c === 42 && text.charCodeAt(i + 1) === 47) (depth--, (i += 2));
         else i++;
       }
     } else {
@@ -41,48 +57,134 @@ export function skipTrivia(text: string, i: number): number {
   }
 }
 
-/** The token starting at `i` (trivia already skipped), or null at the end or on a stray quote. */
+const CHAR = /'(?:\\(?:u\{[0-9a-fA-F_]{1,8}\}|x[0-9a-fA-F]{2}|.)|[^\\'\n])'/suy;
+const LIFETIME = /'[\p{L}_][\p{L}\p{N}_]*/uy;
+const NUMBER = /(?:0x[0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+|[0-9][0-9_]*(?:\.(?![.\p{L}_])[0-9_]*)?(?:[eE][+-]?[0-9_]+)?)(?:[\p{L}_][\p{L}\p{N}_]*)?/uy;
+
+/**
+ * The token starting at `i` (trivia already skipped), or null at the end or on a stray quote.
+ * Note: a lifetime reads at most 128 characters, a number 128 and an identifier 256 (the
+ * lexer's windows); sticky regexes read in place, and the rare token that reaches its window
+ * is read through the window.
+ */
 export function lexToken(text: string, i: number): Token | null {
-  const c = text[i];
-  if (c === undefined) return null;
-  const str = lexString(text, i);
-  if (str !== null) return { kind: "string", text: text.slice(i, str), start: i, end: str };
-  if (c === "'") {
-    const ch = /^'(?:\\(?:u\{[0-9a-fA-F_]{1,8}\}|x[0-9a-fA-F]{2}|.)|[^\\'\n])'/su.exec(text.slice(i, i + 16));
+  const code = text.charCodeAt(i);
+  if (Number.isNaN(code)) return null;
+  // Strings start with `"`, `b`, `c` or `r`.
+  if (code === 34 || code === 98 || code === 99 || code === 114) {
+    const str = lexString(text, i);
+    if (str !== null) return { kind: "string", text: text.slice(i, str), start: i, end: str };
+  }
+  if (code === 39 /* ' */) {
+    CHAR.lastIndex = i;
+    const ch = CHAR.exec(text);
     if (ch) return { kind: "char", text: ch[0], start: i, end: i + ch[0].length };
-    const lt = /^'[\p{L}_][\p{L}\p{N}_]*/u.exec(text.slice(i, i + 128));
+    LIFETIME.lastIndex = i;
+    let lt: RegExpExecArray | null = LIFETIME.exec(text);
+    if (lt !== null && lt[0].length >= 128) lt = /^'[\p{L}_][\p{L}\p{N}_]*/u.exec(text.slice(i, i + 128));
     if (lt) return { kind: "lifetime", text: lt[0], start: i, end: i + lt[0].length };
     return null;
   }
-  if (/[\p{L}_]/u.test(c) || (c === "r" && text[i + 1] === "#")) {
-    const id = /^(?:r#)?[\p{L}_][\p{L}\p{N}_]*/u.exec(text.slice(i, i + 256));
-    if (id) return { kind: "ident", text: id[0], start: i, end: i + id[0].length };
+  if (code < 128) {
+    if ((code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 95) {
+      if (code !== 114 || text.charCodeAt(i + 1) !== 35 /* r# */) {
+        let j = i + 1;
+        while (isAsciiWord(text.charCodeAt(j))) j++;
+        if (!(text.charCodeAt(j) >= 128)) {
+          const end = Math.min(j, i + 256);
+          return { kind: "ident", text: text.slice(i, end), start: i, end };
+        }
+      }
+      return lexIdent(text, i);
+    }
+    if (code >= 48 && code <= 57) {
+      NUMBER.lastIndex = i;
+      let num: RegExpExecArray | null = NUMBER.exec(text);
+      if (num === null || num[0].length >= 120) num = /^(?:0x[0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+|[0-9][0-9_]*(?:\.(?![.\p{L}_])[0-9_]*)?(?:[eE][+-]?[0-9_]+)?)(?:[\p{L}_][\p{L}\p{N}_]*)?/u.exec(text.slice(i, i + 128));
+      const t = num?.[0] ?? text[i]!;
+      return { kind: "number", text: t, start: i, end: i + t.length };
+    }
+    return lexPunct(text, i, code);
   }
-  if (/[0-9]/.test(c)) {
-    const num = /^(?:0x[0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+|[0-9][0-9_]*(?:\.(?![.\p{L}_])[0-9_]*)?(?:[eE][+-]?[0-9_]+)?)(?:[\p{L}_][\p{L}\p{N}_]*)?/u.exec(text.slice(i, i + 128));
-    const t = num?.[0] ?? c;
-    return { kind: "number", text: t, start: i, end: i + t.length };
+  if (/[\p{L}_]/u.test(text[i]!)) return lexIdent(text, i);
+  return { kind: "punct", text: text[i]!, start: i, end: i + 1 };
+}
+
+/** An identifier with a non-ASCII character or an `r#` prefix, read through its 256-character window. */
+function lexIdent(text: string, i: number): Token {
+  const id = /^(?:r#)?[\p{L}_][\p{L}\p{N}_]*/u.exec(text.slice(i, i + 256))!;
+  return { kind: "ident", text: id[0], start: i, end: i + id[0].length };
+}
+
+/** Delimiters and punctuation (the longest operator that starts at `i`); any other character alone. */
+function lexPunct(text: string, i: number, code: number): Token {
+  let len = 1;
+  const c1 = text.charCodeAt(i + 1);
+  switch (code) {
+    case 40: // (
+    case 91: // [
+    case 123: // {
+      return { kind: "open", text: text[i]!, start: i, end: i + 1 };
+    case 41: // )
+    case 93: // ]
+    case 125: // }
+      return { kind: "close", text: text[i]!, start: i, end: i + 1 };
+    case 60: // <  <<= <= <<
+    case 62: // >  >>= >= >>
+      if (c1 === code) len = text.charCodeAt(i + 2) === 61 ? 3 : 2;
+      else if (c1 === 61) len = 2;
+      break;
+    case 46: // .  ... ..= ..
+      if (c1 === 46) len = text.charCodeAt(i + 2) === 46 || text.charCodeAt(i + 2) === 61 ? 3 : 2;
+      break;
+    case 58: // ::
+      if (c1 === 58) len = 2;
+      break;
+    case 45: // -> -=
+      if (c1 === 62 || c1 === 61) len = 2;
+      break;
+    case 61: // => ==
+      if (c1 === 62 || c1 === 61) len = 2;
+      break;
+    case 38: // && &=
+    case 124: // || |=
+      if (c1 === code || c1 === 61) len = 2;
+      break;
+    case 33: // !=
+    case 43: // +=
+    case 42: // *=
+    case 47: // /=
+    case 37: // %=
+    case 94: // ^=
+      if (c1 === 61) len = 2;
+      break;
   }
-  if (c in OPEN) return { kind: "open", text: c, start: i, end: i + 1 };
-  if (c === ")" || c === "]" || c === "}") return { kind: "close", text: c, start: i, end: i + 1 };
-  const op = PUNCT.find((p) => text.startsWith(p, i)) ?? c;
-  return { kind: "punct", text: op, start: i, end: i + op.length };
+  return { kind: "punct", text: len === 1 ? text[i]! : text.slice(i, i + len), start: i, end: i + len };
 }
 
 /** End offset of the string literal (any prefix: b, c, r, br, cr, r#…#) starting at `i`, or null. */
 function lexString(text: string, i: number): number | null {
-  const head = /^(?:b|c)?(r)?(#*)"/.exec(text.slice(i, i + 300));
-  if (!head || (head[2] !== "" && !head[1])) return null;
-  let j = i + head[0].length;
-  if (head[1]) {
-    const close = `"${head[2]}`;
+  // The head `(?:b|c)?(r)?(#*)"`, at most 300 characters long.
+  let j = i;
+  let c = text.charCodeAt(j);
+  if (c === 98 || c === 99) c = text.charCodeAt(++j);
+  const raw = c === 114;
+  if (raw) c = text.charCodeAt(++j);
+  const hashStart = j;
+  while (c === 35) c = text.charCodeAt(++j);
+  const hashes = j - hashStart;
+  if (c !== 34 || (hashes > 0 && !raw) || j + 1 - i > 300) return null;
+  j++;
+  if (raw) {
+    const close = `"${"#".repeat(hashes)}`;
     const end = text.indexOf(close, j);
     return end < 0 ? null : end + close.length;
   }
-  while (j < text.length) {
-    const ch = text[j];
-    if (ch === "\\") j += 2;
-    else if (ch === '"') return j + 1;
+  const n = text.length;
+  while (j < n) {
+    const ch = text.charCodeAt(j);
+    if (ch === 92 /* \\ */) j += 2;
+    else if (ch === 34) return j + 1;
     else j++;
   }
   return null;

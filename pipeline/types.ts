@@ -58,4 +58,6 @@ export interface FileSites {
   readonly parseErrors: boolean;
   /** False when the file had no candidate text and was never parsed. */
   readonly parsed: boolean;
+  /** The test-only modules the file declares in files of their own (`#[cfg(test)] mod tests;`). */
+  readonly testModules: readonly string[];
 }

@@ -3,19 +3,8 @@
  * ajv's issues into one readable line each: `<where> <JSON pointer>: <what is wrong>`.
  * Validation returns a result; it throws only when a schema itself is missing or broken.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import Ajv2020Module from "ajv/dist/2020.js";
-import type { ErrorObject, Options, ValidateFunction } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
-import { schemasDir } from "./paths.js";
-
-// Note: ajv and ajv-formats are CommonJS. Under NodeNext a default import yields their
-// `module.exports`, which TypeScript types as the module namespace, so the class and the plugin
-// are its `default` property (ajv sets `exports.default` to the same value at run time).
-const Ajv2020 = Ajv2020Module.default;
-const addFormats = addFormatsModule.default;
-type Ajv = InstanceType<typeof Ajv2020>;
+import type { ErrorObject } from "ajv/dist/2020.js";
+import * as validators from "./validators.generated.js";
 
 /** The outcome of a validation: the value (typed) or one readable line per problem. */
 export type Validation<T> = { ok: true; value: T } | { ok: false; errors: string[] };
@@ -23,105 +12,30 @@ export type Validation<T> = { ok: true; value: T } | { ok: false; errors: string
 /** The schemas validate() knows, by file name: `schemas/<id>.schema.json`. */
 export type SchemaId = "record.v2" | "envelope.v2" | "manifest" | "versions" | "config" | "diff";
 
-const ID_BASE = "https://error-catalog.dev/schemas/";
-
-/** The `$id` of a schema: `https://error-catalog.dev/schemas/<id>.schema.json`. */
-export function schemaUrl(id: string): string {
-  return `${ID_BASE}${id}.schema.json`;
+interface ValidateFunction {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
 }
 
-interface Instances {
-  /** Every schema file, for everything but config. */
-  readonly plain: Ajv;
-  /** The same schemas with `useDefaults`, used for config only: it fills defaults in. */
-  readonly withDefaults: Ajv;
-  /** The file name of each schema, by `$id`. */
-  readonly files: ReadonlyMap<string, string>;
-}
-
-let instances: Instances | undefined;
-const compiled = new Map<SchemaId, ValidateFunction>();
-
-function newAjv(options: Options): Ajv {
-  // Note: strict mode catches typos in the schemas; union types (`["string", "null"]`) are intended.
-  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true, verbose: true, ...options });
-  addFormats(ajv);
-  return ajv;
-}
-
-/** Reads every `*.schema.json` once and adds it to both ajv instances (compiling nothing yet). */
-function load(): Instances {
-  if (instances) return instances;
-  const dir = schemasDir();
-  const plain = newAjv({});
-  const withDefaults = newAjv({ useDefaults: true });
-  const files = new Map<string, string>();
-  for (const name of readdirSync(dir).filter((file) => file.endsWith(".schema.json")).sort()) {
-    const path = join(dir, name);
-    let schema: unknown;
-    try {
-      schema = JSON.parse(readFileSync(path, "utf8"));
-    } catch (error) {
-      throw new Error(`schema ${path} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    const id = (schema as { $id?: unknown } | null)?.$id;
-    if (typeof id !== "string") throw new Error(`schema ${path} has no "$id"`);
-    if (id !== schemaUrl(name.slice(0, -".schema.json".length))) {
-      throw new Error(`schema ${path} has $id ${id}; expected ${schemaUrl(name.slice(0, -".schema.json".length))}`);
-    }
-    plain.addSchema(schema as object);
-    withDefaults.addSchema(schema as object);
-    files.set(id, path);
-  }
-  instances = { plain, withDefaults, files };
-  return instances;
-}
-
-function validator(id: string, ajv: Ajv, files: ReadonlyMap<string, string>): ValidateFunction {
-  const url = schemaUrl(id);
-  if (!files.has(url)) {
-    throw new Error(`schema "${id}" does not exist: expected ${join(schemasDir(), `${id}.schema.json`)}`);
-  }
-  try {
-    const validate = ajv.getSchema(url);
-    if (!validate) throw new Error("ajv returned no validator");
-    return validate;
-  } catch (error) {
-    throw new Error(`schema ${files.get(url)} does not compile: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
-
-function compile(id: SchemaId): ValidateFunction {
-  const cached = compiled.get(id);
-  if (cached) return cached;
-  const { plain, withDefaults, files } = load();
-  const validate = validator(id, id === "config" ? withDefaults : plain, files);
-  compiled.set(id, validate);
-  return validate;
-}
-
-/**
- * Compiles every schema file in `schemas/` (a check for tests and CI) and returns their `$id`s.
- * Throws, naming the file, when one does not compile.
- */
-export function compileAllSchemas(): string[] {
-  const { plain, withDefaults, files } = load();
-  for (const url of files.keys()) {
-    const id = url.slice(ID_BASE.length, -".schema.json".length);
-    validator(id, plain, files);
-    validator(id, withDefaults, files);
-  }
-  return [...files.keys()];
-}
+// Note: the validators are compiled from the schemas ahead of time (scripts/gen-validators.ts),
+// so a run does not pay ajv's compile time; a test fails when they are stale.
+const VALIDATORS: Record<SchemaId, ValidateFunction> = {
+  "record.v2": validators.record_v2,
+  "envelope.v2": validators.envelope_v2,
+  manifest: validators.manifest,
+  versions: validators.versions,
+  config: validators.config,
+  diff: validators.diff,
+};
 
 /**
  * Validates `data` against `schemas/<schemaId>.schema.json`. `where` labels the data in messages
  * (usually a file name). Never mutates `data`: for "config" a copy is validated and returned with
- * the schema's defaults filled in. Throws only when the schema is missing or does not compile
- * (schemas are compiled lazily, on first use).
+ * the schema's defaults filled in.
  */
 export function validate<T>(schemaId: SchemaId, data: unknown, where: string): Validation<T> {
-  const check = compile(schemaId);
+  const check = VALIDATORS[schemaId] as ValidateFunction | undefined;
+  if (check === undefined) throw new Error(`schema "${schemaId}" does not exist: expected schemas/${schemaId}.schema.json`);
   const value = schemaId === "config" ? structuredClone(data) : data;
   if (check(value)) return { ok: true, value: value as T };
   return { ok: false, errors: formatErrors(check.errors ?? [], where) };

@@ -13,7 +13,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { parseArgs } from "node:util";
-import { applyTestModules, createParser, extractFile, testModuleNames } from "../pipeline/extract.js";
+import { applyTestModules, createParser, extractFile } from "../pipeline/extract.js";
 import { readTree } from "../pipeline/read.js";
 import type { FileSites, SiteKind } from "../pipeline/types.js";
 
@@ -355,14 +355,8 @@ async function main(): Promise<number> {
 
   // The pipeline's side.
   const parser = createParser();
-  const extracted: FileSites[] = [];
-  const declarations = new Map<string, string[]>();
-  for (const f of tree.files) {
-    extracted.push(extractFile(f, parser));
-    const mods = testModuleNames(f.text);
-    if (mods.length > 0) declarations.set(f.path, mods);
-  }
-  const pipelineSites = applyTestModules(extracted, declarations).flatMap((r) => r.sites);
+  const extracted: FileSites[] = tree.files.map((f) => extractFile(f, parser));
+  const pipelineSites = applyTestModules(extracted).flatMap((r) => r.sites);
 
   const pipeNonTest = pipelineSites.filter((s) => s.context === "library");
   const indNonTest = independent.filter((s) => !s.test);

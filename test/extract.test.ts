@@ -54,9 +54,10 @@ describe("extract fixtures", () => {
         assert.equal(s.runtime === null, s.skip !== null, `${name}:${s.line}: runtime and skip disagree`);
       }
       assert.deepEqual(testModuleNames(text), expected.testModules ?? [], "testModuleNames");
+      assert.deepEqual(result.testModules, expected.testModules ?? [], "extractFile gives the declarations");
       if (expected.ownedPaths !== undefined) {
-        const files: FileSites[] = Object.keys(expected.ownedPaths).map((p) => ({ path: p, blob: "1".repeat(40), parseErrors: false, parsed: true, sites: [siteAt(p)] }));
-        const applied = applyTestModules(files, new Map([[filePath, testModuleNames(text)]]));
+        const owned: FileSites[] = Object.keys(expected.ownedPaths).map((p) => ({ path: p, blob: "1".repeat(40), parseErrors: false, parsed: true, sites: [siteAt(p)], testModules: [] }));
+        const applied = applyTestModules([result, ...owned]).slice(1);
         const contexts = Object.fromEntries(applied.map((f) => [f.path, f.sites[0]!.context]));
         assert.deepEqual(contexts, expected.ownedPaths);
       }
@@ -71,10 +72,13 @@ function siteAt(p: string): Site {
 
 describe("applyTestModules", () => {
   it("never turns bench, example or build-script sites into test sites, and returns new values", () => {
-    const files: FileSites[] = [{ path: "benches/tests.rs", blob: "b", parseErrors: false, parsed: true, sites: [siteAt("benches/tests.rs")] }];
+    const files: FileSites[] = [
+      { path: "benches/main.rs", blob: "a", parseErrors: false, parsed: false, sites: [], testModules: ["tests"] },
+      { path: "benches/tests.rs", blob: "b", parseErrors: false, parsed: true, sites: [siteAt("benches/tests.rs")], testModules: [] },
+    ];
     const before = JSON.stringify(files);
-    const applied = applyTestModules(files, new Map([["benches/main.rs", ["tests"]]]));
-    assert.equal(applied[0]!.sites[0]!.context, "bench");
+    const applied = applyTestModules(files);
+    assert.equal(applied[1]!.sites[0]!.context, "bench");
     assert.equal(JSON.stringify(files), before, "input untouched");
   });
 });

@@ -4,11 +4,14 @@
  * file text in, plain JSON out (sites are cached as JSON).
  *
  * Note: everything here is one walk from the site up to the root, plus, once per function name
- * and file, a text scan for its callers: no whole-tree query per site.
+ * and file, a text scan for its callers: no whole-tree query per site. The walk goes through a
+ * `TreeView`, so what one site reads from a shared ancestor (the function, the impl, a match arm,
+ * cfg gates) the next site of the file finds there.
  */
 import type Parser from "tree-sitter";
 import type { Condition, FunctionFact, ItemFact, MatchArm, ParamFact, SiteFacts } from "../schema-types.generated.js";
-import { readDelimited, skipTrivia, splitArgs, type Token } from "../tokens.js";
+import { isSpace, readDelimited, skipTrivia, splitArgs, type Token } from "../tokens.js";
+import { namedChildSpans, viewOf, type ViewNode } from "../tree-view.js";
 import { boundNames } from "./rust.js";
 
 type Node = Parser.SyntaxNode;
@@ -25,121 +28,129 @@ const LISTS = new Set(["block", "declaration_list", "source_file"]);
  * walk cannot see is left out.
  */
 export function gatherFacts(node: Node, text: string): SiteFacts {
+  const view = viewOf(node.tree, text);
+  return siteFacts(view.chain(view.wrap(node)!), null);
+}
+
+/**
+ * `gatherFacts` for a site read through a tree view: `chain` is the site's name node and its
+ * ancestors (`TreeView.chain`), `args` the macro call's arguments when the caller has read them
+ * (null: read them here). What is read from an ancestor is kept on it for the file's other sites.
+ */
+export function siteFacts(chain: readonly ViewNode[], args: readonly (readonly Token[])[] | null): SiteFacts {
+  const node = chain[0]!;
+  const text = node.view.text;
   const name = node.text;
   const items: ItemFact[] = [];
   const gates: string[] = [];
   const conditions: Condition[] = [];
-  let fn: Node | null = null;
+  let fn: ViewNode | null = null;
   let macro: string | null = null;
   /** Where the outermost step of the path condition starts (the site itself when there is none). */
-  let outerStart = node.startIndex;
+  let outerStart = node.start;
 
-  // Note: node properties cross into native code (a few µs each): the chain and its types are read once.
-  const chain: Node[] = [];
-  for (let a: Node | null = node; a !== null; a = a.parent) chain.push(a);
-  const types = chain.map((n) => n.type);
   for (let k = 1; k < chain.length; k++) {
     const a = chain[k]!;
     const child = chain[k - 1]!;
     const inBody = fn === null;
-    const parentType = types[k + 1];
-    if (parentType !== undefined && LISTS.has(parentType)) gates.push(...cfgBefore(a, text));
+    const parentType = chain[k + 1]?.type;
+    if (parentType !== undefined && LISTS.has(parentType)) gates.push(...cfgBefore(a));
     const stepsBefore = conditions.length;
-    switch (types[k]) {
+    switch (a.type) {
       case "macro_invocation":
-        if (k > 1 && macro === null) macro = a.childForFieldName("macro")?.text ?? null;
+        if (k > 1 && macro === null) macro = a.field("macro")?.text ?? null;
         break;
       case "macro_rule": {
-        const left = a.childForFieldName("left");
+        const left = a.field("left");
         if (macro === null) macro = "macro_rules";
-        if (inBody && left !== null && sameNode(a.childForFieldName("right"), child)) conditions.push({ kind: "macro-rule", line: line(a), matcher: left.text });
+        if (inBody && left !== null && child.same(a.field("right"))) conditions.push({ kind: "macro-rule", line: a.line, matcher: left.text });
         break;
       }
       case "macro_definition":
-        items.push({ kind: "macro-rules", name: a.childForFieldName("name")?.text ?? "", visibility: null, line: line(a) });
+        items.push({ kind: "macro-rules", name: a.field("name")?.text ?? "", visibility: null, line: a.line });
         break;
       case "match_arm":
-        if (inBody && sameNode(a.childForFieldName("value"), child)) {
+        if (inBody && child.same(a.field("value"))) {
           const c = matchCondition(a);
           if (c !== null) {
-            conditions.push(c);
+            conditions.push({ ...c });
             for (const attr of [...(c.attributes ?? [])].reverse()) gates.push(...cfgPredicate(attr));
           }
         }
         break;
       case "if_expression":
         if (inBody) {
-          const holds = sameNode(a.childForFieldName("consequence"), child) ? true : sameNode(a.childForFieldName("alternative"), child) ? false : null;
-          const cond = a.childForFieldName("condition");
+          const holds = child.same(a.field("consequence")) ? true : child.same(a.field("alternative")) ? false : null;
+          const cond = a.field("condition");
           if (holds !== null && cond !== null) {
-            conditions.push(cond.type === "let_condition" ? { kind: "if-let", line: line(a), pattern: field(cond, "pattern"), value: field(cond, "value"), holds } : { kind: "if", line: line(a), condition: cond.text, holds });
+            conditions.push(cond.type === "let_condition" ? { kind: "if-let", line: a.line, pattern: cond.fieldText("pattern"), value: cond.fieldText("value"), holds } : { kind: "if", line: a.line, condition: cond.text, holds });
           }
         }
         break;
       case "let_declaration":
-        if (inBody && sameNode(a.childForFieldName("alternative"), child)) conditions.push({ kind: "let-else", line: line(a), pattern: field(a, "pattern"), value: field(a, "value") });
+        if (inBody && child.same(a.field("alternative"))) conditions.push({ kind: "let-else", line: a.line, pattern: a.fieldText("pattern"), value: a.fieldText("value") });
         break;
       case "for_expression":
-        if (inBody && sameNode(a.childForFieldName("body"), child)) conditions.push({ kind: "for", line: line(a), pattern: field(a, "pattern"), value: field(a, "value") });
+        if (inBody && child.same(a.field("body"))) conditions.push({ kind: "for", line: a.line, pattern: a.fieldText("pattern"), value: a.fieldText("value") });
         break;
       case "while_expression":
-        if (inBody && sameNode(a.childForFieldName("body"), child)) {
-          const cond = a.childForFieldName("condition");
-          if (cond !== null) conditions.push(cond.type === "let_condition" ? { kind: "while-let", line: line(a), pattern: field(cond, "pattern"), value: field(cond, "value") } : { kind: "while", line: line(a), condition: cond.text });
+        if (inBody && child.same(a.field("body"))) {
+          const cond = a.field("condition");
+          if (cond !== null) conditions.push(cond.type === "let_condition" ? { kind: "while-let", line: a.line, pattern: cond.fieldText("pattern"), value: cond.fieldText("value") } : { kind: "while", line: a.line, condition: cond.text });
         }
         break;
       case "loop_expression":
-        if (inBody && sameNode(a.childForFieldName("body"), child)) conditions.push({ kind: "loop", line: line(a) });
+        if (inBody && child.same(a.field("body"))) conditions.push({ kind: "loop", line: a.line });
         break;
       case "closure_expression":
-        if (inBody && sameNode(a.childForFieldName("body"), child)) {
+        if (inBody && child.same(a.field("body"))) {
           // Note: a closure passed as an argument names what it is passed to (`x.unwrap_or_else`).
           const call = a.parent?.type === "arguments" ? a.parent.parent : null;
-          const callee = call?.type === "call_expression" ? call.childForFieldName("function")?.text : undefined;
-          conditions.push({ kind: "closure", line: line(a), params: field(a, "parameters"), ...(callee === undefined ? {} : { callee }) });
+          const callee = call?.type === "call_expression" ? call.field("function")?.text : undefined;
+          conditions.push({ kind: "closure", line: a.line, params: a.fieldText("parameters"), ...(callee === undefined ? {} : { callee }) });
         }
         break;
       case "function_item":
-        items.push({ kind: "fn", name: field(a, "name"), visibility: visibility(a), line: line(a) });
+        items.push({ kind: "fn", name: a.fieldText("name"), visibility: visibility(a), line: a.line });
         if (fn === null) fn = a;
         break;
       case "impl_item": {
-        const trait = a.childForFieldName("trait");
-        const type = field(a, "type");
-        items.push({ kind: "impl", name: trait === null ? type : `${trait.text} for ${type}`, visibility: null, line: line(a) });
+        const trait = a.field("trait");
+        const type = a.fieldText("type");
+        items.push({ kind: "impl", name: trait === null ? type : `${trait.text} for ${type}`, visibility: null, line: a.line });
         break;
       }
       case "trait_item":
       case "mod_item":
       case "const_item":
       case "static_item":
-        items.push({ kind: a.type.slice(0, -"_item".length) as ItemFact["kind"], name: field(a, "name"), visibility: visibility(a), line: line(a) });
+        items.push({ kind: a.type.slice(0, -"_item".length) as ItemFact["kind"], name: a.fieldText("name"), visibility: visibility(a), line: a.line });
         break;
       case "declaration_list":
       case "source_file":
-        gates.push(...innerCfg(a, text));
+        gates.push(...innerCfg(a));
         break;
     }
-    if (conditions.length > stepsBefore) outerStart = a.startIndex;
+    if (conditions.length > stepsBefore) outerStart = a.start;
   }
   items.reverse();
   conditions.reverse();
   gates.reverse();
 
-  const check = checkCondition(node, text, name);
+  const check = checkCondition(chain, name, args);
   if (check !== null) conditions.push(check);
   if (name.startsWith("debug_assert")) gates.push("debug_assertions");
 
-  const functionFact = fn === null ? undefined : describeFunction(fn, node, text);
-  const bodyStart = fn?.childForFieldName("body")?.startIndex ?? outerStart;
-  const inside = code(text.slice(outerStart, node.startIndex));
+  const functionFact = fn === null ? undefined : describeFunction(fn, node);
+  const bodyStart = fn?.field("body")?.start ?? outerStart;
+  const inside = code(text.slice(outerStart, node.start));
   return {
     items,
     ...(functionFact === undefined ? {} : { function: functionFact }),
     gates: [...new Set(gates)],
     conditions,
     macro,
-    callers: functionFact === undefined ? [] : callersOf(functionFact.name, node, text),
+    callers: functionFact === undefined ? [] : callersOf(functionFact.name, node),
     boundInside: [...new Set([...inside.matchAll(LET)].flatMap((m) => boundNames(m[1]!)))].sort(),
     exitInPath: EXIT.test(inside),
     exitBeforePath: EXIT.test(code(text.slice(bodyStart, outerStart))),
@@ -157,23 +168,12 @@ function code(src: string): string {
   return src.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|"(?:[^"\\]|\\.)*"|'(?:[^'\\\n]|\\.)'/g, " ");
 }
 
-/** True when both are the same node (tree-sitter hands out new wrapper objects). */
-function sameNode(a: Node | null, b: Node | null): boolean {
-  return a !== null && b !== null && a.startIndex === b.startIndex && a.endIndex === b.endIndex && a.type === b.type;
-}
-
-function line(n: Node): number {
-  return n.startPosition.row + 1;
-}
-
-function field(n: Node, name: string): string {
-  return n.childForFieldName(name)?.text ?? "";
-}
-
-function visibility(n: Node): string | null {
+function visibility(n: ViewNode): string | null {
   // Note: a visibility modifier, when there is one, is an item's first named child.
-  const first = n.firstNamedChild;
-  return first !== null && first.type === "visibility_modifier" ? first.text : null;
+  return n.memo("visibility", () => {
+    const first = n.view.wrap(n.node.firstNamedChild);
+    return first !== null && first.type === "visibility_modifier" ? first.text : null;
+  });
 }
 
 /** The predicate of `#[cfg(…)]` / `#![cfg(…)]`, white space collapsed; nothing for other attributes. */
@@ -190,7 +190,7 @@ export function cfgPredicate(attribute: string): string[] {
 function attributeBefore(text: string, start: number): boolean {
   let j = start - 1;
   for (;;) {
-    while (j >= 0 && /\s/.test(text[j]!)) j--;
+    while (j >= 0 && isSpace(text.charCodeAt(j))) j--;
     if (j < 0) return false;
     if (text[j] === "]" || text[j] === "/") return true;
     const lineStart = text.lastIndexOf("\n", j) + 1;
@@ -199,82 +199,99 @@ function attributeBefore(text: string, start: number): boolean {
   }
 }
 
-/** The cfg predicates of the outer attributes right before a statement or item, in reverse source order. */
-function cfgBefore(n: Node, text: string): string[] {
-  if (!attributeBefore(text, n.startIndex)) return [];
-  const out: string[] = [];
-  for (let s = n.previousNamedSibling; s !== null; s = s.previousNamedSibling) {
-    const type = s.type;
-    if (type === "line_comment" || type === "block_comment") continue;
-    if (type !== "attribute_item") break;
-    out.push(...cfgPredicate(s.text).reverse());
-  }
-  // Note: the walk goes inside out and gates are reversed once it is done; so reverse order here.
-  return out;
+/** The cfg predicates of the outer attributes right before a statement or item, in reverse source order. Read once per node. */
+function cfgBefore(n: ViewNode): readonly string[] {
+  return n.memo("cfgBefore", () => {
+    // Note: a cfg attribute before `n` is a sibling: it starts between the parent's start and `n`'s.
+    if (!attributeBefore(n.view.text, n.start) || !n.view.cfgAttributeBetween(n.parent?.start ?? 0, n.start)) return [];
+    const out: string[] = [];
+    for (let s = n.node.previousNamedSibling; s !== null; s = s.previousNamedSibling) {
+      const type = s.type;
+      if (type === "line_comment" || type === "block_comment") continue;
+      if (type !== "attribute_item") break;
+      out.push(...cfgPredicate(s.text).reverse());
+    }
+    // Note: the walk goes inside out and gates are reversed once it is done; so reverse order here.
+    return out;
+  });
 }
 
-/** The cfg predicates of the inner attributes (`#![cfg(…)]`) at the top of a file or module body, in reverse source order. */
-function innerCfg(n: Node, text: string): string[] {
-  const open = n.type === "source_file" ? n.startIndex : n.startIndex + 1;
-  if (!/^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*#\s*!/.test(text.slice(open, open + 4096))) return [];
-  const out: string[] = [];
-  for (const c of n.namedChildren) {
-    if (c.type === "line_comment" || c.type === "block_comment") continue;
-    if (c.type !== "inner_attribute_item") break;
-    out.push(...cfgPredicate(c.text));
-  }
-  return out.reverse();
+/** The cfg predicates of the inner attributes (`#![cfg(…)]`) at the top of a file or module body, in reverse source order. Read once per node. */
+function innerCfg(n: ViewNode): readonly string[] {
+  return n.memo("innerCfg", () => {
+    const text = n.view.text;
+    const open = n.type === "source_file" ? n.start : n.start + 1;
+    if (!/^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*#\s*!/.test(text.slice(open, open + 4096))) return [];
+    const out: string[] = [];
+    for (const c of n.node.namedChildren) {
+      if (c.type === "line_comment" || c.type === "block_comment") continue;
+      if (c.type !== "inner_attribute_item") break;
+      out.push(...cfgPredicate(c.text));
+    }
+    return out.reverse();
+  });
 }
 
-/** The `match` step for a site in `arm`'s value: scrutinee, pattern, guard and the arms before it. */
-function matchCondition(arm: Node): Condition | null {
-  const block = arm.parent;
-  const expr = block?.parent;
-  if (block == null || expr == null || expr.type !== "match_expression") return null;
-  const own = readArm(arm);
-  const earlierArms: MatchArm[] = [];
-  const start = arm.startIndex;
-  for (const c of block.namedChildren) {
-    if (c.startIndex >= start) break;
-    if (c.type === "match_arm") earlierArms.push(readArm(c));
-  }
-  return { kind: "match", line: line(expr), scrutinee: field(expr, "value"), pattern: own.pattern, guard: own.guard, attributes: own.attributes, earlierArms };
+/** The `match` step for a site in `arm`'s value: scrutinee, pattern, guard and the arms before it. Read once per arm. */
+function matchCondition(arm: ViewNode): Condition | null {
+  return arm.memo("matchCondition", (): Condition | null => {
+    const block = arm.parent;
+    const expr = block?.parent;
+    if (block == null || expr == null || expr.type !== "match_expression") return null;
+    const own = readArm(arm);
+    const earlierArms: MatchArm[] = [];
+    const start = arm.start;
+    for (const c of block.node.namedChildren) {
+      const earlier = arm.view.wrap(c)!;
+      if (earlier.start >= start) break;
+      if (earlier.type === "match_arm") earlierArms.push(readArm(earlier));
+    }
+    return { kind: "match", line: expr.line, scrutinee: expr.fieldText("value"), pattern: own.pattern, guard: own.guard, attributes: own.attributes, earlierArms };
+  });
 }
 
-function readArm(arm: Node): MatchArm {
-  const attributes: string[] = [];
-  for (const c of arm.namedChildren) {
-    if (c.type === "attribute_item") attributes.push(c.text);
-    else break;
-  }
-  const mp = arm.childForFieldName("pattern");
-  if (mp === null) return { pattern: "", guard: null, attributes };
-  const guard = mp.childForFieldName("condition");
-  if (guard === null) return { pattern: mp.text, guard: null, attributes };
-  // Note: the guard is a field of the pattern node; the pattern proper is what stands before `if`.
-  let end = mp.startIndex;
-  for (let i = 0; i < mp.childCount; i++) {
-    const c = mp.child(i)!;
-    if (c.type === "if") break;
-    end = c.endIndex;
-  }
-  return { pattern: mp.text.slice(0, end - mp.startIndex), guard: guard.text, attributes };
+/** An arm's pattern, guard and attributes. Read once per arm. */
+function readArm(arm: ViewNode): MatchArm {
+  return arm.memo("arm", (): MatchArm => {
+    const attributes: string[] = [];
+    for (const c of arm.node.namedChildren) {
+      if (c.type === "attribute_item") attributes.push(c.text);
+      else break;
+    }
+    const mp = arm.node.childForFieldName("pattern");
+    if (mp === null) return { pattern: "", guard: null, attributes };
+    const guard = mp.childForFieldName("condition");
+    if (guard === null) return { pattern: mp.text, guard: null, attributes };
+    // Note: the guard is a field of the pattern node; the pattern proper is what stands before `if`.
+    let end = mp.startIndex;
+    for (let i = 0; i < mp.childCount; i++) {
+      const c = mp.child(i)!;
+      if (c.type === "if") break;
+      end = c.endIndex;
+    }
+    return { pattern: mp.text.slice(0, end - mp.startIndex), guard: guard.text, attributes };
+  });
 }
 
 /** For `assert*`, the asserted condition (the panic needs it false); for `.expect`, the receiver. */
-function checkCondition(node: Node, text: string, name: string): Condition | null {
-  const at = line(node);
+function checkCondition(chain: readonly ViewNode[], name: string, read: readonly (readonly Token[])[] | null): Condition | null {
+  const node = chain[0]!;
+  const text = node.view.text;
+  const at = node.line;
   if (name === "expect" || name === "expect_err") {
-    const fe = node.parent;
-    const receiver = fe?.type === "field_expression" ? fe.childForFieldName("value")?.text : undefined;
+    const fe = chain[1];
+    const receiver = fe?.type === "field_expression" ? fe.field("value")?.text : undefined;
     return { kind: "expect", line: at, method: name, ...(receiver === undefined ? {} : { receiver }) };
   }
   if (!ASSERTS.has(name)) return null;
-  let i = skipTrivia(text, node.endIndex);
-  if (text[i] !== "!") return null;
-  const call = readDelimited(text, skipTrivia(text, i + 1));
-  if (call === null) return null;
-  const args = splitArgs(call.tokens);
+  let args = read;
+  if (args === null) {
+    const i = skipTrivia(text, node.end);
+    if (text[i] !== "!") return null;
+    const call = readDelimited(text, skipTrivia(text, i + 1));
+    if (call === null) return null;
+    args = splitArgs(call.tokens);
+  }
   const source = (tokens: readonly Token[] | undefined) => (tokens === undefined || tokens.length === 0 ? undefined : text.slice(tokens[0]!.start, tokens.at(-1)!.end));
   const macro = name;
   if (name.endsWith("_eq") || name.endsWith("_ne")) {
@@ -296,14 +313,9 @@ interface FunctionInfo {
 }
 
 /** The enclosing function as declared, with what generated guards need to repeat it. */
-function describeFunction(fn: Node, site: Node, text: string): FunctionFact {
-  const file = fileMemo(text);
-  let info = file.functions.get(fn.startIndex);
-  if (info === undefined) {
-    info = readFunction(fn, text);
-    file.functions.set(fn.startIndex, info);
-  }
-  const at = site.startIndex;
+function describeFunction(fn: ViewNode, site: ViewNode): FunctionFact {
+  const info = fn.memo("function", () => readFunction(fn));
+  const at = site.start;
   return {
     ...info.base,
     lets: info.lets.filter((l) => l.end <= at).map((l) => l.text),
@@ -311,11 +323,12 @@ function describeFunction(fn: Node, site: Node, text: string): FunctionFact {
   };
 }
 
-function readFunction(fn: Node, text: string): FunctionInfo {
+function readFunction(fn: ViewNode): FunctionInfo {
+  const text = fn.view.text;
   const params: ParamFact[] = [];
   let receiver: string | null = null;
-  const ps = fn.childForFieldName("parameters");
-  for (const p of ps?.namedChildren ?? []) {
+  const ps = fn.field("parameters");
+  for (const p of ps?.node.namedChildren ?? []) {
     if (p.type === "self_parameter") receiver = p.text;
     else if (p.type === "parameter") {
       const type = p.childForFieldName("type");
@@ -326,9 +339,9 @@ function readFunction(fn: Node, text: string): FunctionInfo {
   }
   let whereClause: string | null = null;
   let visibility: string | null = null;
-  for (const c of fn.namedChildren) {
-    if (c.type === "where_clause") whereClause = c.text;
-    else if (c.type === "visibility_modifier") visibility = c.text;
+  for (const c of namedChildSpans(fn.node)) {
+    if (c.type === "where_clause") whereClause = text.slice(c.start, c.end);
+    else if (c.type === "visibility_modifier") visibility = text.slice(c.start, c.end);
   }
 
   let implType: string | null = null;
@@ -337,40 +350,58 @@ function readFunction(fn: Node, text: string): FunctionInfo {
   let traitName: string | null = null;
   const owner = fn.parent?.type === "declaration_list" ? fn.parent.parent : null;
   if (owner?.type === "impl_item") {
-    implType = field(owner, "type");
-    implTrait = owner.childForFieldName("trait")?.text ?? null;
-    implGenerics = owner.childForFieldName("type_parameters")?.text ?? null;
+    implType = owner.fieldText("type");
+    implTrait = owner.field("trait")?.text ?? null;
+    implGenerics = owner.field("type_parameters")?.text ?? null;
   } else if (owner?.type === "trait_item") {
-    traitName = field(owner, "name");
-    implGenerics = owner.childForFieldName("type_parameters")?.text ?? null;
+    traitName = owner.fieldText("name");
+    implGenerics = owner.field("type_parameters")?.text ?? null;
   }
 
-  const body = fn.childForFieldName("body");
-  const bodyText = body === null ? "" : text.slice(body.startIndex, body.endIndex);
+  const body = fn.field("body");
+  const bodyText = body === null ? "" : body.text;
   const rebound = new Map<string, number>();
   for (const p of params) {
     if (!/^[A-Za-z_]\w*$/.test(p.pattern) || /&\s*(?:'\w+\s+)?mut\b/.test(p.type)) continue;
-    const m = new RegExp(`\\blet\\b[^=;]*\\b${p.pattern}\\b`).exec(bodyText);
-    rebound.set(p.pattern, m === null || body === null ? Infinity : body.startIndex + m.index);
+    const at = letBinding(bodyText, p.pattern);
+    rebound.set(p.pattern, at < 0 || body === null ? Infinity : body.start + at);
   }
   return {
     base: {
-      name: field(fn, "name"),
-      line: line(fn),
+      name: fn.fieldText("name"),
+      line: fn.line,
       visibility,
-      generics: fn.childForFieldName("type_parameters")?.text ?? null,
+      generics: fn.field("type_parameters")?.text ?? null,
       whereClause,
       receiver,
       params,
-      returnType: fn.childForFieldName("return_type")?.text ?? null,
+      returnType: fn.field("return_type")?.text ?? null,
       implGenerics,
       implType,
       implTrait,
       traitName,
     },
-    lets: body === null ? [] : plainLets(body),
+    lets: body === null ? [] : plainLets(body, text),
     rebound,
   };
+}
+
+/**
+ * Where `/\blet\b[^=;]*\bname\b/` first matches in `body` (-1: nowhere): a `let` whose pattern,
+ * up to the next `=` or `;`, holds the word `name` (itself a word, `[A-Za-z_]\w*`).
+ * Note: read with `indexOf` instead of a regex compiled per parameter.
+ */
+function letBinding(body: string, name: string): number {
+  for (let i = body.indexOf("let"); i >= 0; i = body.indexOf("let", i + 1)) {
+    if ((i > 0 && isAsciiWord(body.charCodeAt(i - 1))) || isAsciiWord(body.charCodeAt(i + 3))) continue;
+    const eq = body.indexOf("=", i + 3);
+    const semi = body.indexOf(";", i + 3);
+    const stop = Math.min(eq < 0 ? body.length : eq, semi < 0 ? body.length : semi);
+    for (let j = body.indexOf(name, i + 3); j >= 0 && j < stop; j = body.indexOf(name, j + 1)) {
+      if (!isAsciiWord(body.charCodeAt(j - 1)) && !isAsciiWord(body.charCodeAt(j + name.length))) return i;
+    }
+  }
+  return -1;
 }
 
 /**
@@ -378,79 +409,99 @@ function readFunction(fn: Node, text: string): FunctionInfo {
  * value has no `?`, `.await`, jump, `&mut` or `unsafe`: a guard may repeat them. A site sees
  * those that end before it.
  */
-function plainLets(body: Node): { end: number; text: string }[] {
+function plainLets(body: ViewNode, text: string): { end: number; text: string }[] {
   const out: { end: number; text: string }[] = [];
-  for (const s of body.namedChildren) {
+  // Note: in a tree without errors each `let` statement starts with the keyword's text.
+  if (!body.view.hasError && !text.slice(body.start, body.end).includes("let")) return out;
+  for (const s of namedChildSpans(body.node)) {
     if (s.type !== "let_declaration") continue;
-    const stmt = s.text;
+    const stmt = text.slice(s.start, s.end);
     const eq = stmt.indexOf("=");
     if (eq < 0 || /\bmut\b/.test(stmt.slice(0, eq))) continue;
     const value = code(stmt.slice(eq + 1));
     if (EXIT.test(value) || /\b(?:else|await|unsafe|async|loop|while|for)\b|&\s*mut\b|=>/.test(value)) continue;
-    out.push({ end: s.endIndex, text: stmt });
+    out.push({ end: s.end, text: stmt });
   }
   return out;
 }
 
 const TEST_ATTRIBUTE = /^#\s*\[\s*(?:(?:::)?\w+\s*::\s*)*(?:test|rstest|test_case|wasm_bindgen_test|quickcheck)\b|^#\s*\[\s*cfg\s*\(\s*(?:test\s*\)|all\s*\([^\]]*\btest\b)/;
 
-/** True when the item carries a `#[test]`-like or `#[cfg(test)]`-like attribute. */
-function isTestItem(item: Node, text: string): boolean {
-  if (!attributeBefore(text, item.startIndex)) return false;
-  for (let s = item.previousNamedSibling; s !== null; s = s.previousNamedSibling) {
-    const type = s.type;
-    if (type === "line_comment" || type === "block_comment") continue;
-    if (type !== "attribute_item") return false;
-    if (TEST_ATTRIBUTE.test(s.text)) return true;
-  }
-  return false;
-}
-
-/** What is read once per file: callers by function name, functions by start, the file's inner cfg. */
-interface FileMemo {
-  readonly text: string;
-  readonly callers: Map<string, string[]>;
-  readonly functions: Map<number, FunctionInfo>;
-  rootCfg: string[] | null;
-}
-
-let memo: FileMemo | null = null;
-
-/** The memo of `text`; a new file (another string) starts a new one. */
-function fileMemo(text: string): FileMemo {
-  if (memo === null || memo.text !== text) memo = { text, callers: new Map(), functions: new Map(), rootCfg: null };
-  return memo;
+/** True when the item carries a `#[test]`-like or `#[cfg(test)]`-like attribute. Read once per item. */
+function isTestItem(item: ViewNode): boolean {
+  return item.memo("testItem", () => {
+    // Note: a test attribute before `item` is a sibling: it lies between the parent's start and `item`'s.
+    if (!attributeBefore(item.view.text, item.start) || !item.view.testAttributeBetween(item.parent?.start ?? 0, item.start)) return false;
+    for (let s = item.node.previousNamedSibling; s !== null; s = s.previousNamedSibling) {
+      const type = s.type;
+      if (type === "line_comment" || type === "block_comment") continue;
+      if (type !== "attribute_item") return false;
+      if (TEST_ATTRIBUTE.test(s.text)) return true;
+    }
+    return false;
+  });
 }
 
 /**
  * Names of the functions in this file that call a function named `name` (`name(`, `.name(`,
- * `X::name(`, with or without a turbofish), the function itself left out, sorted.
+ * `X::name(`, with or without a turbofish), the function itself left out, sorted. Read once per
+ * name and file.
  * Note: a match by name, not a resolved call; comments and strings are skipped through the tree.
  */
-function callersOf(name: string, site: Node, text: string): string[] {
-  const file = fileMemo(text);
-  const known = file.callers.get(name);
-  if (known !== undefined) return known;
-  const root = site.tree.rootNode;
-  const found = new Set<string>();
-  const call = new RegExp(`\\b${name.replace(/^r#/, "r#")}\\s*(?:::\\s*<[^;{}()]*>\\s*)?\\(`, "g");
-  for (let m = call.exec(text); m !== null; m = call.exec(text)) {
-    if (/\bfn\s+$/.test(text.slice(Math.max(0, m.index - 8), m.index))) continue;
-    const n = root.descendantForIndex(m.index, m.index + name.length);
-    if (n.type !== "identifier" && n.type !== "field_identifier") continue;
-    let caller: string | null = null;
-    for (let a: Node | null = n.parent; a !== null; a = a.parent) {
-      const type = a.type;
-      if (caller === null && type === "function_item") caller = field(a, "name");
-      // Note: callers in test code (`#[test]`, `#[cfg(test)] mod …`) are not how users get there.
-      if ((type === "function_item" || type === "mod_item") && isTestItem(a, text)) {
-        caller = null;
-        break;
+function callersOf(name: string, site: ViewNode): string[] {
+  const view = site.view;
+  return view.memo(`callers ${name}`, () => {
+    const text = view.text;
+    const found = new Set<string>();
+    for (const at of callsNamed(text, name)) {
+      if (/\bfn\s+$/.test(text.slice(Math.max(0, at - 8), at))) continue;
+      const n = view.path(at, at + name.length);
+      if (n.type !== "identifier" && n.type !== "field_identifier") continue;
+      let caller: string | null = null;
+      for (let a: ViewNode | null = n.parent; a !== null; a = a.parent) {
+        const type = a.type;
+        if (caller === null && type === "function_item") caller = a.fieldText("name");
+        // Note: callers in test code (`#[test]`, `#[cfg(test)] mod …`) are not how users get there.
+        if ((type === "function_item" || type === "mod_item") && isTestItem(a)) {
+          caller = null;
+          break;
+        }
       }
+      if (caller !== null && caller !== name && caller !== "") found.add(caller);
     }
-    if (caller !== null && caller !== name && caller !== "") found.add(caller);
+    return [...found].sort();
+  });
+}
+
+/** What may stand between a called function's name and its `(`: white space and a turbofish. */
+const CALL_TAIL = /\s*(?:::\s*<[^;{}()]*>\s*)?\(/y;
+
+/**
+ * Offsets of the calls `name(`, `name::<…>(` in `text`: where `\bname\s*(?:::\s*<[^;{}()]*>\s*)?\(`
+ * matches, left to right, each search going on past the previous match.
+ * Note: a plain name is found by `indexOf` and its tail by a sticky regex, instead of compiling
+ * and running a regex per name over the whole file.
+ */
+function callsNamed(text: string, name: string): number[] {
+  const out: number[] = [];
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+    const call = new RegExp(`\\b${name.replace(/^r#/, "r#")}\\s*(?:::\\s*<[^;{}()]*>\\s*)?\\(`, "g");
+    for (let m = call.exec(text); m !== null; m = call.exec(text)) out.push(m.index);
+    return out;
   }
-  const callers = [...found].sort();
-  file.callers.set(name, callers);
-  return callers;
+  for (let at = text.indexOf(name); at >= 0; ) {
+    CALL_TAIL.lastIndex = at + name.length;
+    if ((at > 0 && isAsciiWord(text.charCodeAt(at - 1))) || !CALL_TAIL.test(text)) {
+      at = text.indexOf(name, at + 1);
+      continue;
+    }
+    out.push(at);
+    at = text.indexOf(name, CALL_TAIL.lastIndex);
+  }
+  return out;
+}
+
+/** True for `[A-Za-z0-9_]` (what `\w` matches). */
+function isAsciiWord(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
 }

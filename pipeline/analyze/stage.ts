@@ -7,6 +7,9 @@ import type { AnalysisCounts, Envelope, LlmConfig } from "../schema-types.genera
 import type { Site } from "../types.js";
 import { analyzeEnvelopes, keepTimes } from "./index.js";
 
+/** Bumped whenever the analysis can write other fields for the same sites (it is part of the pipeline version). */
+export const ANALYZER_VERSION = 1;
+
 /** What run.ts hands the analyze stage. */
 export interface AnalyzeStageInput {
   readonly envelopes: readonly Envelope[];
