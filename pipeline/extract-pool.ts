@@ -27,7 +27,7 @@ export function defaultThreads(): number {
 }
 
 /** Files of about this many characters go to a thread at a time. */
-const BATCH_CHARS = 256 * 1024;
+const BATCH_CHARS = 64 * 1024;
 
 /** Starts `threads` parse threads (1: parse on the calling thread, no worker). */
 export function startPool(threads: number = defaultThreads()): ExtractPool {

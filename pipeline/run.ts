@@ -217,7 +217,7 @@ async function readAndExtract(
 }
 
 /** How many files' texts are read from git at a time. */
-const PART_FILES = 256;
+const PART_FILES = 128;
 
 /** The envelopes of the newest version, by record id: what build carries timestamps over from. */
 async function readPrevious(outDir: string, repo: string, newest: VersionEntry): Promise<Map<string, Envelope>> {
