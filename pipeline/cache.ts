@@ -4,8 +4,9 @@
  * (`loadExtractCache` once before extraction, `saveExtractCache` once after a successful run);
  * everything in between is plain data.
  *
- * Layout: one JSON file per repository, `<cacheDir>/extract/<owner>+<name>.json`, holding the
- * extractor version and one entry per path of the last tree a run saw.
+ * Layout: one JSON Lines file per repository, `<cacheDir>/extract/<owner>+<name>.jsonl`: a first
+ * line with the extractor version and repository, then one line per path of the last tree a run
+ * saw. Note: lines, so that neither saving nor loading builds one string of the whole cache.
  *
  * Note: an entry is used only when both the path and the blob id match. Sites carry their path
  * and a context derived from it (`tests/`, `benches/`, …), so the same blob under another path
@@ -31,16 +32,15 @@ export interface ExtractCache {
   readonly entries: ReadonlyMap<string, CachedFile>;
 }
 
-/** What the file on disk holds. */
-interface CacheFile {
+/** The first line of the file. */
+interface CacheHeader {
   readonly extractorVersion: number;
   readonly repo: string;
-  readonly files: Record<string, CachedFile>;
 }
 
-/** `<cacheDir>/extract/<owner>+<name>.json`. Never touches the disk. */
+/** `<cacheDir>/extract/<owner>+<name>.jsonl`. Never touches the disk. */
 export function extractCachePath(cacheDir: string, repo: string): string {
-  return path.join(cacheDir, "extract", `${repo.replace("/", "+")}.json`);
+  return path.join(cacheDir, "extract", `${repo.replace("/", "+")}.jsonl`);
 }
 
 /** An empty cache for `extractorVersion`. */
@@ -62,11 +62,16 @@ export async function loadExtractCache(file: string, repo: string, extractorVers
     return { cache: emptyCache(extractorVersion), problem: missing ? null : `could not read the extraction cache ${file}: ${(error as Error).message}` };
   }
   try {
-    const data = JSON.parse(text) as CacheFile;
-    if (data.extractorVersion !== extractorVersion || data.repo !== repo || typeof data.files !== "object" || data.files === null) {
-      return { cache: emptyCache(extractorVersion), problem: null };
+    const lines = text.split("\n");
+    const header = JSON.parse(lines[0]!) as CacheHeader;
+    if (header.extractorVersion !== extractorVersion || header.repo !== repo) return { cache: emptyCache(extractorVersion), problem: null };
+    const entries = new Map<string, CachedFile>();
+    for (const line of lines.slice(1)) {
+      if (line === "") continue;
+      const { path: filePath, ...entry } = JSON.parse(line) as FileSites;
+      entries.set(filePath, entry);
     }
-    return { cache: { extractorVersion, entries: new Map(Object.entries(data.files)) }, problem: null };
+    return { cache: { extractorVersion, entries }, problem: null };
   } catch (error) {
     return { cache: emptyCache(extractorVersion), problem: `ignoring the damaged extraction cache ${file}: ${(error as Error).message}` };
   }
@@ -90,15 +95,18 @@ export function entryOf(result: FileSites): CachedFile {
  * file is the same for the same tree. Creates the folder when needed.
  */
 export async function saveExtractCache(file: string, repo: string, cache: ExtractCache): Promise<void> {
-  const files: Record<string, CachedFile> = {};
-  for (const key of [...cache.entries.keys()].sort()) files[key] = cache.entries.get(key)!;
-  const data: CacheFile = { extractorVersion: cache.extractorVersion, repo, files };
   await mkdir(path.dirname(file), { recursive: true });
   const tmp = `${file}.tmp-${process.pid}`;
   try {
     const handle = await open(tmp, "w");
     try {
-      await handle.writeFile(`${JSON.stringify(data)}\n`, "utf8");
+      const header: CacheHeader = { extractorVersion: cache.extractorVersion, repo };
+      let chunk = `${JSON.stringify(header)}\n`;
+      for (const key of [...cache.entries.keys()].sort()) {
+        chunk += `${JSON.stringify({ path: key, ...cache.entries.get(key)! })}\n`;
+        if (chunk.length > 1 << 20) (await handle.write(chunk), (chunk = ""));
+      }
+      await handle.write(chunk);
       await handle.sync();
     } finally {
       await handle.close();
