@@ -16,9 +16,10 @@
  * Note: the cache keeps the entries of the newest tree only, so it stays the size of one tree;
  * going back to an older SHA parses again what differs.
  */
-import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { FileSites } from "./types.js";
+import { replaceFile } from "./write.js";
 
 /**
  * What extraction found in one file (as `extractFile` returned it, before `applyTestModules`),
@@ -96,24 +97,16 @@ export function entryOf(result: FileSites): CachedFile {
  */
 export async function saveExtractCache(file: string, repo: string, cache: ExtractCache): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.tmp-${process.pid}`;
-  try {
-    const handle = await open(tmp, "w");
-    try {
-      const header: CacheHeader = { extractorVersion: cache.extractorVersion, repo };
-      let chunk = `${JSON.stringify(header)}\n`;
-      for (const key of [...cache.entries.keys()].sort()) {
-        chunk += `${JSON.stringify({ path: key, ...cache.entries.get(key)! })}\n`;
-        if (chunk.length > 1 << 20) (await handle.write(chunk), (chunk = ""));
-      }
-      await handle.write(chunk);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(tmp, file);
-  } catch (error) {
-    await rm(tmp, { force: true }).catch(() => {});
-    throw error;
+  await replaceFile(file, cacheLines(repo, cache));
+}
+
+/** The cache file's text in parts of about 1 MiB: the header line, then one line per path, sorted. */
+function* cacheLines(repo: string, cache: ExtractCache): Generator<string> {
+  const header: CacheHeader = { extractorVersion: cache.extractorVersion, repo };
+  let part = `${JSON.stringify(header)}\n`;
+  for (const key of [...cache.entries.keys()].sort()) {
+    part += `${JSON.stringify({ path: key, ...cache.entries.get(key)! })}\n`;
+    if (part.length > 1 << 20) (yield part, (part = ""));
   }
+  yield part;
 }

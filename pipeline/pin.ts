@@ -4,11 +4,12 @@
  * rewritten atomically. Only the SHA's 40 characters change: comments-free JSON keeps its
  * indentation, key order and line breaks exactly.
  */
-import { open, readFile, rename, rm } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { isDeepStrictEqual } from "node:util";
 import { simpleGit } from "simple-git";
 import { loadConfig, resolveTarget } from "./config.js";
 import { PipelineError } from "./errors.js";
+import { replaceFile } from "./write.js";
 
 /** What to pin, and where. */
 export interface PinOptions {
@@ -116,18 +117,9 @@ export async function resolveRef(url: string, ref: string): Promise<string> {
 }
 
 async function writeAtomically(file: string, text: string): Promise<void> {
-  const tmp = `${file}.tmp-${process.pid}`;
   try {
-    const handle = await open(tmp, "w");
-    try {
-      await handle.writeFile(text, "utf8");
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(tmp, file);
+    await replaceFile(file, text);
   } catch (error) {
-    await rm(tmp, { force: true }).catch(() => {});
     throw new PipelineError("E_IO", `could not write ${file}: ${(error as Error).message}`);
   }
 }

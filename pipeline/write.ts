@@ -81,7 +81,6 @@ export async function writeVersion(outDir: string, dataset: Dataset, entry: Vers
   const target = path.join(dir, version);
   const staging = path.join(dir, `.staging-${version}-${process.pid}`);
   const indexFile = path.join(dir, "versions.json");
-  const tmp = `${indexFile}.tmp-${process.pid}`;
   let placed = false;
   try {
     await mkdir(staging, { recursive: true });
@@ -91,14 +90,12 @@ export async function writeVersion(outDir: string, dataset: Dataset, entry: Vers
     placed = true;
     const index = await readIndex(outDir, repo);
     const next: VersionsIndex = { repo, versions: [...index.versions, entry] };
-    await writeDurably(tmp, jsonText(next));
-    await rename(tmp, indexFile);
+    await replaceFile(indexFile, jsonText(next));
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
     // Note: a folder the index does not name is never read, but one this call made and could not
     // index is removed, so only a crash (not an error) leaves debris behind.
     if (placed) await rm(target, { recursive: true, force: true });
-    await rm(tmp, { force: true }).catch(() => {});
     if (error instanceof PipelineError) throw error;
     throw new PipelineError("E_IO", `could not write dataset version ${version} under ${dir}`, {
       hint: "check that the output folder is writable and the disk has room; earlier versions are untouched",
@@ -108,13 +105,30 @@ export async function writeVersion(outDir: string, dataset: Dataset, entry: Vers
   return target;
 }
 
-async function writeDurably(file: string, text: string): Promise<void> {
+/** Writes the text (one string, or parts of it in order) to `file` and flushes it to disk. */
+export async function writeDurably(file: string, text: string | Iterable<string>): Promise<void> {
   const handle = await open(file, "w");
   try {
-    await handle.writeFile(text, "utf8");
+    for (const part of typeof text === "string" ? [text] : text) await handle.write(part);
     await handle.sync();
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * Replaces `file` atomically: the text goes to a temporary file beside it, is flushed, and is
+ * renamed over it, so readers see the old file or the new one, never a part. The temporary file
+ * is removed when anything fails, and the error is thrown on.
+ */
+export async function replaceFile(file: string, text: string | Iterable<string>): Promise<void> {
+  const tmp = `${file}.tmp-${process.pid}`;
+  try {
+    await writeDurably(tmp, text);
+    await rename(tmp, file);
+  } catch (error) {
+    await rm(tmp, { force: true }).catch(() => {});
+    throw error;
   }
 }
 
