@@ -1,6 +1,8 @@
 /**
  * Stage 4, build: schema-v2 records from the sites, one per distinct runtime message. Pure: the
- * clock comes in as `now`, the file texts as a lookup, the previous version's envelopes as a map.
+ * clock comes in as `now`, the file texts as a lookup. New records are stamped `now`; the analyze
+ * stage carries the times of unchanged records over from the previous version (`keepTimes`),
+ * once the analysis fields, which are content too, are filled.
  */
 import { createHash } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
@@ -20,11 +22,6 @@ export interface BuildInput {
   readonly textOf: (path: string) => string;
   /** The dataset version being built (ISO 8601): also the analysis time of new content. */
   readonly now: string;
-  /**
-   * The envelopes of the previous dataset version, by record id. A record whose content
-   * (`contentOf`) is the same there keeps that version's `analyzedAt` and `contentChangedAt`.
-   */
-  readonly previous?: ReadonlyMap<string, Envelope>;
 }
 
 /** The sites with a runtime message, by pattern (one group per record), each in source order. Pure. */
@@ -90,11 +87,6 @@ export function buildEnvelopes(input: BuildInput): Envelope[] {
       contentChangedAt: input.now,
       schemaVersion: 2,
     };
-    const before = input.previous?.get(id)?.record;
-    if (before !== undefined && sameContent(before, record)) {
-      record.analyzedAt = before.analyzedAt;
-      record.contentChangedAt = before.contentChangedAt;
-    }
     const occurrences: Occurrence[] = sites.map((s) => ({
       filePath: s.path,
       lineNumber: s.line,

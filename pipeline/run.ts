@@ -105,7 +105,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   const catalogued = sites.filter(isCatalogued);
 
   const previous = newest ? await readPrevious(outDir, target.repo, newest) : new Map<string, Envelope>();
-  const built = buildEnvelopes({ repo: target.repo, sha: target.sha, contextLines: config.contextLines, sites: catalogued, textOf: (p) => texts.get(p) ?? "", now, previous });
+  const built = buildEnvelopes({ repo: target.repo, sha: target.sha, contextLines: config.contextLines, sites: catalogued, textOf: (p) => texts.get(p) ?? "", now });
   const { envelopes, counts: analysis } = await analyzeStage({ envelopes: built, sites: catalogued, now, previous, ...(config.analysis?.llm ? { llm: config.analysis.llm } : {}), cacheDir: path.resolve(baseDir, config.cacheDir), log });
 
   const version = await nextVersionName(outDir, target.repo, index, target.sha);
