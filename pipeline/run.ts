@@ -173,7 +173,7 @@ async function readAndExtract(
   progress: RunOptions["progress"],
 ): Promise<{ extraction: Extraction; results: FileSites[]; texts: Map<string, string> }> {
   const results: (FileSites | null)[] = entries.map((e) => lookup(cache, e));
-  const misses = entries.flatMap((e, i) => (results[i] === null ? [i] : []));
+  const misses = entries.flatMap((_, i) => (results[i] === null ? [i] : []));
   const reused = entries.length - misses.length;
   // Note: when the cache leaves only a few files, the calling thread parses them: starting
   // threads would cost more than it saves.

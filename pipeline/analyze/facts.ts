@@ -8,13 +8,11 @@
  * `TreeView`, so what one site reads from a shared ancestor (the function, the impl, a match arm,
  * cfg gates) the next site of the file finds there.
  */
-import type Parser from "tree-sitter";
 import type { Condition, FunctionFact, ItemFact, MatchArm, ParamFact, SiteFacts } from "../schema-types.generated.js";
 import { isSpace, readDelimited, skipTrivia, splitArgs, type Token } from "../tokens.js";
-import { namedChildSpans, viewOf, type ViewNode } from "../tree-view.js";
+import { namedChildSpans, type ViewNode } from "../tree-view.js";
 import { boundNames } from "./rust.js";
 
-type Node = Parser.SyntaxNode;
 
 /** Macros whose site facts name the asserted condition. */
 const ASSERTS = new Set(["assert", "assert_eq", "assert_ne", "debug_assert", "debug_assert_eq", "debug_assert_ne"]);
@@ -23,17 +21,8 @@ const ASSERTS = new Set(["assert", "assert_eq", "assert_ne", "debug_assert", "de
 const LISTS = new Set(["block", "declaration_list", "source_file"]);
 
 /**
- * The facts of the site whose name (`panic` of `panic!`, `expect` of `.expect`) is `node`.
- * `text` is the whole file the tree was parsed from. Never throws on broken trees: what the
- * walk cannot see is left out.
- */
-export function gatherFacts(node: Node, text: string): SiteFacts {
-  const view = viewOf(node.tree, text);
-  return siteFacts(view.chain(view.wrap(node)!), null);
-}
-
-/**
- * `gatherFacts` for a site read through a tree view: `chain` is the site's name node and its
+ * The facts of one site, read through the file's tree view (tree-view.ts): `chain` is the site's
+ * name node (`panic` of `panic!`, `expect` of `.expect`) and its
  * ancestors (`TreeView.chain`), `args` the macro call's arguments when the caller has read them
  * (null: read them here). What is read from an ancestor is kept on it for the file's other sites.
  */

@@ -1,6 +1,6 @@
 /**
  * Stage 5, analyze: fills the explanation fields of every record from the facts its site's syntax
- * tree proves (gathered at extraction by `gatherFacts`), adds `facts` and `relatedIds` to each
+ * tree proves (gathered at extraction by `siteFacts`), adds `facts` and `relatedIds` to each
  * envelope. Pure: envelopes and sites in, new envelopes out. `analyzeStage` (stage.ts) wires it
  * with the optional language model and the carried-over times.
  */
@@ -9,7 +9,6 @@ import type { Envelope, RecordFacts } from "../schema-types.generated.js";
 import type { Site } from "../types.js";
 import { analyzeEnvelope, EMPTY_FACTS, type Peer, recordFacts } from "./fields.js";
 
-export { gatherFacts } from "./facts.js";
 export { analysisFields, analyzeEnvelope, crateAndModule, describeCondition, type AnalysisFields } from "./fields.js";
 export { generateGuards, type Guards } from "./guard.js";
 
