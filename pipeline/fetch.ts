@@ -46,7 +46,7 @@ export async function fetchRepo(input: FetchInput): Promise<FetchedRepo> {
     } catch (error) {
       await rm(partial, { recursive: true, force: true });
       throw new PipelineError("E_GIT", `could not clone ${source}`, {
-        hint: "check the target's url (or --source): it must be a git URL or the path of a local git repository",
+        hint: "check the network and the target's url (or --source): a git URL or the path of a local git repository; offline, pass --source with a local mirror and --sha with a commit it has",
         details: [firstLine(error)],
         cause: error,
       });
