@@ -138,11 +138,6 @@ export function recordId(repo: string, errorType: string, pattern: string): stri
   return createHash("sha256").update(`${repo}\0${errorType}\0${pattern}`).digest("hex").slice(0, 16);
 }
 
-/** Lines `line - context … line + context` of `text`, clipped to the file, joined by "\n". */
-export function excerptOf(text: string, line: number, context: number): { code: string; start: number; end: number } {
-  return excerptOfLines(splitLines(text), line, context);
-}
-
 /** The lines of a text, without their ends; a final line end starts no further line. */
 function splitLines(text: string): string[] {
   const lines = text.split(/\r?\n/);
@@ -150,6 +145,7 @@ function splitLines(text: string): string[] {
   return lines;
 }
 
+/** Lines `line - context … line + context` of a file's lines, clipped to the file, joined by "\n". */
 function excerptOfLines(lines: readonly string[], line: number, context: number): { code: string; start: number; end: number } {
   const start = Math.max(1, line - context);
   const end = Math.min(lines.length, line + context);

@@ -44,8 +44,13 @@ export async function listFiles(input: ReadInput): Promise<{ entries: TreeEntry[
 
 /** The text of the given entries, in order, through one `git cat-file --batch` process. */
 export async function readFiles(gitDir: string, entries: readonly TreeEntry[]): Promise<SourceFile[]> {
-  const texts = await catBlobs(gitDir, entries.map((e) => e.blob));
-  return entries.map((e, i) => ({ path: e.path, blob: e.blob, text: texts[i] ?? "" }));
+  const reader = openBlobReader(gitDir);
+  try {
+    const texts = await reader.read(entries.map((e) => e.blob));
+    return entries.map((e, i) => ({ path: e.path, blob: e.blob, text: texts[i]! }));
+  } finally {
+    await reader.close();
+  }
 }
 
 /** Regular files of the tree at `sha`, in git's order. */
@@ -169,14 +174,4 @@ export function openBlobReader(gitDir: string): BlobReader {
       });
     },
   };
-}
-
-/** The UTF-8 text of each blob, in the order asked, through one `git cat-file --batch` process. */
-export async function catBlobs(gitDir: string, blobs: readonly string[]): Promise<string[]> {
-  const reader = openBlobReader(gitDir);
-  try {
-    return await reader.read(blobs);
-  } finally {
-    await reader.close();
-  }
 }

@@ -17,7 +17,7 @@ import { startPool } from "./extract-pool.js";
 import { diffDatasets } from "./diff.js";
 import { fetchRepo } from "./fetch.js";
 import { packageRoot } from "./paths.js";
-import { listFiles, openBlobReader, type TreeEntry } from "./read.js";
+import { type BlobReader, listFiles, openBlobReader, type TreeEntry } from "./read.js";
 import type { Config, Diff, Envelope, Manifest, ManifestCounts, ReasonCounts, SiteKind, SkipReason, Target, VersionEntry } from "./schema-types.generated.js";
 import type { FileSites, Site } from "./types.js";
 import { validate } from "./validate.js";
@@ -90,23 +90,38 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   }
 
   const source = options.source ?? target.url;
-  const cacheFile = extractCachePath(path.resolve(baseDir, config.cacheDir), target.repo);
-  const fetched = await fetchRepo({ repo: target.repo, source, sha: target.sha, cacheDir: path.resolve(baseDir, config.cacheDir), log });
+  const cacheDir = path.resolve(baseDir, config.cacheDir);
+  const cacheFile = extractCachePath(cacheDir, target.repo);
+  const fetched = await fetchRepo({ repo: target.repo, source, sha: target.sha, cacheDir, log });
   log(`reading ${target.repo} at ${target.sha.slice(0, 12)}`);
   const [listing, loadedCache] = await Promise.all([
     listFiles({ gitDir: fetched.gitDir, sha: target.sha, include: target.include, exclude: target.exclude }),
     loadExtractCache(cacheFile, target.repo, EXTRACTOR_VERSION),
   ]);
   if (loadedCache.problem) log(loadedCache.problem);
-  const isCatalogued = (s: Site) => s.runtime !== null && (config.includeTestCode || s.context === "library");
-  const { extraction, results, texts } = await readAndExtract(fetched.gitDir, listing.entries, loadedCache.cache, options.threads, isCatalogued, options.progress);
-  log(`extracted ${listing.entries.length} files: ${extraction.parsed} parsed, ${extraction.reused} reused from the cache`);
+  const reader = openBlobReader(fetched.gitDir);
+  let extraction: Extraction;
+  let results: FileSites[];
+  let catalogued: Site[];
+  let texts: Map<string, string>;
+  try {
+    extraction = await extractTree(listing.entries, loadedCache.cache, reader, options.threads, options.progress);
+    log(`extracted ${listing.entries.length} files: ${extraction.parsed} parsed, ${extraction.reused} reused from the cache`);
+    results = applyTestModules(extraction.results);
+    catalogued = results.flatMap((r) => r.sites).filter((s) => s.runtime !== null && (config.includeTestCode || s.context === "library"));
+    // Note: only the files that hold a record's first site are read again, for the excerpts.
+    const paths = excerptPaths(catalogued);
+    const blobOf = new Map(listing.entries.map((e) => [e.path, e.blob]));
+    const read = await reader.read(paths.map((p) => blobOf.get(p)!));
+    texts = new Map(paths.map((p, i) => [p, read[i]!]));
+  } finally {
+    await reader.close();
+  }
   const sites = results.flatMap((r) => r.sites);
-  const catalogued = sites.filter(isCatalogued);
 
   const previous = newest ? await readPrevious(outDir, target.repo, newest) : new Map<string, Envelope>();
   const built = buildEnvelopes({ repo: target.repo, sha: target.sha, contextLines: config.contextLines, sites: catalogued, textOf: (p) => texts.get(p) ?? "", now });
-  const { envelopes, counts: analysis } = await analyzeStage({ envelopes: built, sites: catalogued, now, previous, ...(config.analysis?.llm ? { llm: config.analysis.llm } : {}), cacheDir: path.resolve(baseDir, config.cacheDir), log });
+  const { envelopes, counts: analysis } = await analyzeStage({ envelopes: built, sites: catalogued, now, previous, ...(config.analysis?.llm ? { llm: config.analysis.llm } : {}), cacheDir, log });
 
   const version = await nextVersionName(outDir, target.repo, index, target.sha);
   const manifest: Manifest = {
@@ -158,27 +173,16 @@ interface Extraction {
 
 /**
  * Extracts every file, taking what it can from `cache` (path and blob must match) and sending
- * the rest to the parse threads, then reads the texts the excerpts need: those of the files that
- * hold the first site of a record (`catalogued` tells which sites are). Blobs are streamed in
- * parts through one `git cat-file --batch`, so only a part's texts are in memory at a time.
- * `results` are the per-file sites with test-only modules applied; `extraction` keeps them as
- * extracted, for the cache.
+ * the rest to the parse threads. Blobs are streamed from `reader` in parts, so only a part's
+ * texts are in memory at a time.
  */
-async function readAndExtract(
-  gitDir: string,
-  entries: readonly TreeEntry[],
-  cache: ExtractCache,
-  threads: number | undefined,
-  catalogued: (site: Site) => boolean,
-  progress: RunOptions["progress"],
-): Promise<{ extraction: Extraction; results: FileSites[]; texts: Map<string, string> }> {
+async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, reader: BlobReader, threads: number | undefined, progress: RunOptions["progress"]): Promise<Extraction> {
   const results: (FileSites | null)[] = entries.map((e) => lookup(cache, e));
   const misses = entries.flatMap((_, i) => (results[i] === null ? [i] : []));
   const reused = entries.length - misses.length;
   // Note: when the cache leaves only a few files, the calling thread parses them: starting
   // threads would cost more than it saves.
   const pool = startPool(threads ?? (misses.length >= 64 ? undefined : 1));
-  const reader = openBlobReader(gitDir);
   try {
     let done = reused;
     let parsed = 0;
@@ -205,21 +209,17 @@ async function readAndExtract(
     }
     await Promise.all(inFlight);
     const all = results.map((r) => r!);
-    const applied = applyTestModules(all);
-    const paths = excerptPaths(applied.flatMap((r) => r.sites).filter(catalogued));
-    const blobOf = new Map(entries.map((e) => [e.path, e.blob]));
-    const texts = await reader.read(paths.map((p) => blobOf.get(p)!));
     const cacheOut: ExtractCache = { extractorVersion: cache.extractorVersion, entries: new Map(all.map((r) => [r.path, entryOf(r)])) };
-    return { extraction: { results: all, cache: cacheOut, parsed, reused }, results: applied, texts: new Map(paths.map((p, i) => [p, texts[i]!])) };
+    return { results: all, cache: cacheOut, parsed, reused };
   } finally {
-    await Promise.all([pool.close(), reader.close()]);
+    await pool.close();
   }
 }
 
 /** How many files' texts are read from git at a time. */
 const PART_FILES = 128;
 
-/** The envelopes of the newest version, by record id: what build carries timestamps over from. */
+/** The envelopes of the newest version, by record id: what the analyze stage carries timestamps over from. */
 async function readPrevious(outDir: string, repo: string, newest: VersionEntry): Promise<Map<string, Envelope>> {
   const dir = path.join(repoDir(outDir, repo), newest.version);
   let dataset: Dataset;

@@ -356,11 +356,3 @@ function lineStartsOf(text: string): number[] {
   for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
   return starts;
 }
-
-let last: TreeView | null = null;
-
-/** The view of `tree` parsed from `text`: the last one made when it is the same tree and text. */
-export function viewOf(tree: Parser.Tree, text: string): TreeView {
-  if (last === null || last.tree !== tree || last.text !== text) last = new TreeView(tree, text);
-  return last;
-}
