@@ -30,12 +30,15 @@ export type CachedFile = Omit<FileSites, "path">;
 /** The cache of one repository, in memory: entries by path. */
 export interface ExtractCache {
   readonly extractorVersion: number;
+  /** What extraction parsed (`ExtractOptions`): test code's sites have facts only when it is catalogued. */
+  readonly includeTestCode: boolean;
   readonly entries: ReadonlyMap<string, CachedFile>;
 }
 
 /** The first line of the file. */
 interface CacheHeader {
   readonly extractorVersion: number;
+  readonly includeTestCode: boolean;
   readonly repo: string;
 }
 
@@ -44,37 +47,38 @@ export function extractCachePath(cacheDir: string, repo: string): string {
   return path.join(cacheDir, "extract", `${repo.replace("/", "+")}.jsonl`);
 }
 
-/** An empty cache for `extractorVersion`. */
-export function emptyCache(extractorVersion: number): ExtractCache {
-  return { extractorVersion, entries: new Map() };
+/** An empty cache for `extractorVersion` and `includeTestCode`. */
+export function emptyCache(extractorVersion: number, includeTestCode = false): ExtractCache {
+  return { extractorVersion, includeTestCode, entries: new Map() };
 }
 
 /**
  * Loads the cache file. Returns an empty cache when there is none, when it was written by
- * another extractor version, or when it cannot be read (then `problem` says why: a damaged cache
+ * another extractor version or for another `includeTestCode`, or when it cannot be read (then `problem` says why: a damaged cache
  * costs a full parse, never a failed run).
  */
-export async function loadExtractCache(file: string, repo: string, extractorVersion: number): Promise<{ cache: ExtractCache; problem: string | null }> {
+export async function loadExtractCache(file: string, repo: string, extractorVersion: number, includeTestCode = false): Promise<{ cache: ExtractCache; problem: string | null }> {
+  const empty = emptyCache(extractorVersion, includeTestCode);
   let text: string;
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
-    return { cache: emptyCache(extractorVersion), problem: missing ? null : `could not read the extraction cache ${file}: ${(error as Error).message}` };
+    return { cache: empty, problem: missing ? null : `could not read the extraction cache ${file}: ${(error as Error).message}` };
   }
   try {
     const lines = text.split("\n");
     const header = JSON.parse(lines[0]!) as CacheHeader;
-    if (header.extractorVersion !== extractorVersion || header.repo !== repo) return { cache: emptyCache(extractorVersion), problem: null };
+    if (header.extractorVersion !== extractorVersion || header.includeTestCode !== includeTestCode || header.repo !== repo) return { cache: empty, problem: null };
     const entries = new Map<string, CachedFile>();
     for (const line of lines.slice(1)) {
       if (line === "") continue;
       const { path: filePath, ...entry } = JSON.parse(line) as FileSites;
       entries.set(filePath, entry);
     }
-    return { cache: { extractorVersion, entries }, problem: null };
+    return { cache: { extractorVersion, includeTestCode, entries }, problem: null };
   } catch (error) {
-    return { cache: emptyCache(extractorVersion), problem: `ignoring the damaged extraction cache ${file}: ${(error as Error).message}` };
+    return { cache: empty, problem: `ignoring the damaged extraction cache ${file}: ${(error as Error).message}` };
   }
 }
 
@@ -102,7 +106,7 @@ export async function saveExtractCache(file: string, repo: string, cache: Extrac
 
 /** The cache file's text in parts of about 1 MiB: the header line, then one line per path, sorted. */
 function* cacheLines(repo: string, cache: ExtractCache): Generator<string> {
-  const header: CacheHeader = { extractorVersion: cache.extractorVersion, repo };
+  const header: CacheHeader = { extractorVersion: cache.extractorVersion, includeTestCode: cache.includeTestCode, repo };
   let part = `${JSON.stringify(header)}\n`;
   for (const key of [...cache.entries.keys()].sort()) {
     part += `${JSON.stringify({ path: key, ...cache.entries.get(key)! })}\n`;

@@ -4,7 +4,7 @@
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import { createParser, extractFile, extractUnparsed, hasCandidates } from "./extract.js";
+import { createParser, type ExtractOptions, extractFile, extractUnparsed, hasCandidates } from "./extract.js";
 import type { Batch, BatchResult } from "./extract-worker.js";
 import type { FileSites } from "./types.js";
 
@@ -30,8 +30,8 @@ export function defaultThreads(): number {
 const BATCH_CHARS = 64 * 1024;
 
 /** Starts `threads` parse threads (1: parse on the calling thread, no worker). */
-export function startPool(threads: number = defaultThreads()): ExtractPool {
-  return threads <= 1 ? inThread() : onWorkers(threads);
+export function startPool(threads: number = defaultThreads(), options: ExtractOptions = { includeTestCode: false }): ExtractPool {
+  return threads <= 1 ? inThread(options) : onWorkers(threads, options);
 }
 
 /** Files without candidate text are answered at once, without a parse; the others are returned as indices. */
@@ -44,7 +44,7 @@ function triage(files: readonly FileInput[], results: FileSites[]): number[] {
   return pending;
 }
 
-function inThread(): ExtractPool {
+function inThread(options: ExtractOptions): ExtractPool {
   let parser: ReturnType<typeof createParser> | undefined;
   return {
     async extract(files, progress) {
@@ -52,7 +52,7 @@ function inThread(): ExtractPool {
       const pending = triage(files, results);
       parser ??= createParser();
       for (const [k, i] of pending.entries()) {
-        results[i] = extractFile(files[i]!, parser);
+        results[i] = extractFile(files[i]!, parser, options);
         if (k % 32 === 31) {
           progress?.(files.length - pending.length + k + 1);
           // Note: tree-sitter frees trees only when the event loop turns; yielding keeps memory flat.
@@ -72,18 +72,17 @@ interface Job {
   readonly reject: (error: unknown) => void;
 }
 
-function onWorkers(threads: number): ExtractPool {
+function onWorkers(threads: number, options: ExtractOptions): ExtractPool {
   const queue: Job[] = [];
   const idle: Worker[] = [];
   const running = new Map<Worker, Job>();
   let broken: unknown = null;
-
   const dispatch = () => {
     while (idle.length > 0 && queue.length > 0) {
       const worker = idle.pop()!;
       const job = queue.shift()!;
       running.set(worker, job);
-      worker.postMessage({ files: job.files } satisfies Batch);
+      worker.postMessage({ files: job.files, options } satisfies Batch);
     }
   };
   const workers = Array.from({ length: threads }, () => {

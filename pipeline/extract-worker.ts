@@ -4,12 +4,13 @@
  * the trees of the batch; memory stays flat however many files pass through.
  */
 import { parentPort } from "node:worker_threads";
-import { createParser, extractFile } from "./extract.js";
+import { createParser, type ExtractOptions, extractFile } from "./extract.js";
 import type { FileSites } from "./types.js";
 
-/** What a thread is sent: files with their text. */
+/** What a thread is sent: files with their text, and what to parse of them. */
 export interface Batch {
   readonly files: readonly { readonly path: string; readonly blob: string; readonly text: string }[];
+  readonly options: ExtractOptions;
 }
 
 /** What a thread answers: the sites of each file of the batch, in order. */
@@ -21,7 +22,7 @@ const port = parentPort;
 if (port !== null) {
   const parser = createParser();
   port.on("message", (batch: Batch) => {
-    const answer: BatchResult = { results: batch.files.map((file) => extractFile(file, parser)) };
+    const answer: BatchResult = { results: batch.files.map((file) => extractFile(file, parser, batch.options)) };
     port.postMessage(answer);
   });
 }

@@ -8,14 +8,15 @@
  */
 import Parser from "tree-sitter";
 import Rust from "tree-sitter-rust";
-import { siteFacts } from "./analyze/facts.js";
+import { callsNamed, siteFacts } from "./analyze/facts.js";
+import { type Hit, type Item, type Layout, layoutOf, type Spot } from "./layout.js";
 import { MACRO_RULES, METHOD_RULES, type Rule } from "./rules/index.js";
 import { isSpace, readDelimited, skipTrivia, splitArgs, tokenize, type Token } from "./tokens.js";
-import { namedChildSpans, TreeView, type ViewNode } from "./tree-view.js";
-import type { FileSites, Site, SiteContext } from "./types.js";
+import { Lines, namedChildSpans, TreeView, type ViewNode } from "./tree-view.js";
+import type { FileSites, Site, SiteContext, SiteFacts } from "./types.js";
 
 /** Bumped whenever extraction can give other sites for the same text (it keys the cache). */
-export const EXTRACTOR_VERSION = 6;
+export const EXTRACTOR_VERSION = 7;
 
 const MACRO_NAMES = [...MACRO_RULES.keys()].sort((a, b) => b.length - a.length);
 const CANDIDATE = new RegExp(`\\b(${MACRO_NAMES.join("|")})\\s*!|\\.\\s*(${[...METHOD_RULES.keys()].join("|")})\\s*\\(`, "dg");
@@ -39,17 +40,58 @@ export function hasCandidates(text: string): boolean {
   return CANDIDATE.test(text);
 }
 
+/** Where the text scan finds candidates, in order. */
+function candidateHits(text: string): Hit[] {
+  const hits: Hit[] = [];
+  CANDIDATE.lastIndex = 0;
+  for (let m = CANDIDATE.exec(text); m !== null; m = CANDIDATE.exec(text)) {
+    const macro = m[1] !== undefined;
+    hits.push({ at: m.indices![macro ? 1 : 2]![0], name: (macro ? m[1] : m[2])!, macro });
+  }
+  return hits;
+}
+
+/** What extraction reads with tree-sitter. */
+export interface ExtractOptions {
+  /**
+   * False (the default): only the top-level items that may hold a library site, and the items
+   * calling their functions, are parsed; test, bench and example code is read by the lexer
+   * (its sites are counted, never catalogued, so they need no facts). True: every item is parsed.
+   */
+  readonly includeTestCode: boolean;
+}
+
+const LIBRARY_ONLY: ExtractOptions = { includeTestCode: false };
+
 /**
- * The sites of one file, in source order. Parses only when the text has candidates.
- * Never throws on bad Rust: sites inside ERROR nodes are still read.
+ * The sites of one file, in source order. Parses only the parts of the file that need it (see
+ * `ExtractOptions`). Never throws on bad Rust: sites inside ERROR nodes are still read.
  */
-export function extractFile(file: { readonly path: string; readonly blob: string; readonly text: string }, parser: Parser): FileSites {
-  if (!hasCandidates(file.text)) return extractUnparsed(file);
-  // Note: a callback input avoids the node binding's limit on the length of a string input.
+export function extractFile(file: { readonly path: string; readonly blob: string; readonly text: string }, parser: Parser, options: ExtractOptions = LIBRARY_ONLY): FileSites {
   const text = file.text;
-  const tree = parser.parse((index: number) => text.slice(index, index + 65536));
-  const sites = extractSites(file.path, text, tree);
-  return { path: file.path, blob: file.blob, sites, parseErrors: tree.rootNode.hasError, parsed: true, testModules: testModuleNames(text) };
+  const hits = candidateHits(text);
+  if (hits.length === 0) return extractUnparsed(file);
+  const pathContext = contextOfPath(file.path);
+  const layout = layoutOf(text, hits, (attribute, inner) => (inner ? isCfgTest(attribute) : TEST_ATTRIBUTE.test(attribute) || isCfgTest(attribute)));
+  const parse = options.includeTestCode ? null : itemsToParse(text, layout, pathContext);
+  const lines = new Lines(text);
+  let view: TreeView | null = null;
+  if (parse === null || parse.size > 0) {
+    // Note: a callback input avoids the node binding's limit on the length of a string input.
+    const input = (index: number) => text.slice(index, index + 65536);
+    const tree = parse === null ? parser.parse(input) : parser.parse(input, undefined, { includedRanges: rangesOf(layout, parse, lines) });
+    view = new TreeView(tree, text, lines);
+  }
+  const treeContext = view === null ? pathContext : fileContextOf(view, pathContext);
+  const lexContext = pathContext === "library" && layout.innerTest ? "test" : pathContext;
+  const sites: Site[] = [];
+  for (const spot of layout.spots) {
+    const rule = (spot.macro ? MACRO_RULES : METHOD_RULES).get(spot.name)!;
+    const parsed = view !== null && (parse === null || chain(spot.item).some((item) => parse.has(item)));
+    const site = parsed ? readSite(file.path, view!, rule, spot.at, treeContext) : lexSite(file.path, text, lines, rule, spot, lexContext === "library" && chain(spot.item).some((item) => item.test) ? "test" : lexContext);
+    if (site !== null) sites.push(site);
+  }
+  return { path: file.path, blob: file.blob, sites, parseErrors: view?.hasError ?? false, parsed: view !== null, testModules: testModuleNames(text) };
 }
 
 /** What a file without candidate text yields: no sites, no parse, its test-module declarations. */
@@ -57,25 +99,115 @@ export function extractUnparsed(file: { readonly path: string; readonly blob: st
   return { path: file.path, blob: file.blob, sites: [], parseErrors: false, parsed: false, testModules: testModuleNames(file.text) };
 }
 
-/** The sites of a parsed file, in source order. Pure. */
+/** `item` and the items whose bodies hold it, innermost first. */
+function chain(item: Item | null): Item[] {
+  const out: Item[] = [];
+  for (let a = item; a !== null; a = a.parent) out.push(a);
+  return out;
+}
+
+/**
+ * Which items to parse (each with its body; the `impl`, `trait` and `mod` items around them
+ * are parsed without the rest of their bodies): those that may hold a library site (a candidate
+ * in code, in no test item, in a library file), and those that call a function holding one (a
+ * site's facts name its callers in the file). Callers inside a test function or module are
+ * left out: the facts never count them.
+ */
+function itemsToParse(text: string, layout: Layout, pathContext: SiteContext): Set<Item> {
+  const parse = new Set<Item>();
+  if (pathContext !== "library" || layout.innerTest) return parse;
+  const names = new Set<string>();
+  for (const spot of layout.spots) {
+    if (!spot.code || spot.excluded || spot.item === null || chain(spot.item).some((item) => item.test)) continue;
+    parse.add(spot.item);
+    for (const name of spot.functions) names.add(name);
+  }
+  for (const name of names) {
+    for (const at of callsNamed(text, name)) {
+      const item = itemAt(layout.items, at);
+      if (item !== null && !chain(item).some((a) => a.test && (a.keyword === "fn" || a.keyword === "mod"))) parse.add(item);
+    }
+  }
+  return parse;
+}
+
+/** The innermost item that holds offset `at`, null outside every item. */
+function itemAt(items: readonly Item[], at: number): Item | null {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (items[mid]!.start <= at) lo = mid + 1;
+    else hi = mid;
+  }
+  const item = items[lo - 1];
+  if (item === undefined || at >= item.end) return null;
+  const body = item.body;
+  return (body !== null && at >= body.preludeEnd && at < body.close ? itemAt(body.items, at) : null) ?? item;
+}
+
+/**
+ * The ranges tree-sitter reads: what precedes the first item (inner attributes), each item to
+ * parse, and around the items to parse in a body, the body's item up to its first item and its
+ * closing brace; adjacent ranges joined.
+ */
+function rangesOf(layout: Layout, parse: ReadonlySet<Item>, lines: Lines): Parser.Range[] {
+  const spans: [number, number][] = [];
+  const add = (start: number, end: number) => {
+    if (end <= start) return;
+    const last = spans.at(-1);
+    if (last !== undefined && last[1] === start) last[1] = end;
+    else spans.push([start, end]);
+  };
+  /** Adds the ranges of `items`; true when any was added. */
+  const visit = (items: readonly Item[]): boolean => {
+    let any = false;
+    for (const item of items) {
+      if (parse.has(item)) {
+        add(item.start, item.end);
+        any = true;
+        continue;
+      }
+      const body = item.body;
+      if (body === null || !hasParsed(body.items, parse)) continue;
+      add(item.start, body.preludeEnd);
+      visit(body.items);
+      add(body.close, item.end);
+      any = true;
+    }
+    return any;
+  };
+  add(0, layout.preludeEnd);
+  visit(layout.items);
+  return spans.map(([start, end]) => ({ startIndex: start, endIndex: end, startPosition: lines.pointOf(start), endPosition: lines.pointOf(end) }));
+}
+
+/** True when one of `items`, or of the items in their bodies, is to be parsed. */
+function hasParsed(items: readonly Item[], parse: ReadonlySet<Item>): boolean {
+  return items.some((item) => parse.has(item) || (item.body !== null && hasParsed(item.body.items, parse)));
+}
+
+/** The sites of a whole parsed file, in source order. Pure. */
 export function extractSites(path: string, text: string, tree: Parser.Tree): Site[] {
-  const view = new TreeView(tree, text);
-  const pathContext = contextOfPath(path);
-  // Note: `#![cfg(test)]` at the top of a module file makes the whole file test code (the text
-  //   check spares reading the root's children when no such attribute can be there).
-  const innerCfgTest = mayHaveInnerCfg(view) && namedChildSpans(view.root.node).some((c) => c.type === "inner_attribute_item" && isCfgTest(text.slice(c.start, c.end)));
-  const fileContext = pathContext === "library" && innerCfgTest ? "test" : pathContext;
+  const view = new TreeView(tree, text, new Lines(text));
+  const fileContext = fileContextOf(view, contextOfPath(path));
   const sites: Site[] = [];
-  CANDIDATE.lastIndex = 0;
-  for (let m = CANDIDATE.exec(text); m !== null; m = CANDIDATE.exec(text)) {
-    const isMacro = m[1] !== undefined;
-    const name = (isMacro ? m[1] : m[2])!;
-    const at = m.indices![isMacro ? 1 : 2]![0];
-    const rule = (isMacro ? MACRO_RULES : METHOD_RULES).get(name)!;
-    const site = readSite(path, view, rule, at, fileContext);
+  for (const hit of candidateHits(text)) {
+    const site = readSite(path, view, (hit.macro ? MACRO_RULES : METHOD_RULES).get(hit.name)!, hit.at, fileContext);
     if (site !== null) sites.push(site);
   }
   return sites;
+}
+
+/**
+ * The context of a parsed file's sites before their items are read: its path's, or test code
+ * when `#![cfg(test)]` stands at its top (the text check spares reading the root's children
+ * when no such attribute can be there).
+ */
+function fileContextOf(view: TreeView, pathContext: SiteContext): SiteContext {
+  if (pathContext !== "library") return pathContext;
+  const innerCfgTest = mayHaveInnerCfg(view) && namedChildSpans(view.root.node).some((c) => c.type === "inner_attribute_item" && isCfgTest(view.text.slice(c.start, c.end)));
+  return innerCfgTest ? "test" : pathContext;
 }
 
 /**
@@ -112,8 +244,22 @@ function readSite(path: string, view: TreeView, rule: Rule, at: number, fileCont
     if (type === "token_tree") inTokenTree = true;
     if (testAttributes && context === "library" && hasTestAttribute(a)) context = "test";
   }
-  if (!rightBefore(view, at, rule)) return null;
+  if (rule.syntax === "macro" && !stdMacro(text, codeBefore(view, at), at)) return null;
+  return siteAt(path, text, view.lines, rule, at, inTokenTree, context, (args) => siteFacts(chain, args));
+}
 
+/**
+ * A site of an item that was not parsed (test, bench or example code), as the lexer saw it:
+ * the same checks as `readSite`, without facts (such a site is never catalogued).
+ */
+function lexSite(path: string, text: string, lines: Lines, rule: Rule, spot: Spot, context: SiteContext): Site | null {
+  if (!spot.code || spot.excluded) return null;
+  if (rule.syntax === "macro" && !stdMacro(text, spot.before, spot.at)) return null;
+  return siteAt(path, text, lines, rule, spot.at, spot.inTokenTree, context, () => null);
+}
+
+/** The site whose name starts at `at`, once it is known to be one: its call read from the text. */
+function siteAt(path: string, text: string, lines: Lines, rule: Rule, at: number, inTokenTree: boolean, context: SiteContext, facts: (args: readonly (readonly Token[])[] | null) => SiteFacts | null): Site | null {
   let i = at + rule.name.length;
   if (rule.syntax === "macro") {
     i = skipTrivia(text, i);
@@ -128,25 +274,22 @@ function readSite(path: string, view: TreeView, rule: Rule, at: number, fileCont
   return {
     kind: rule.id,
     path,
-    line: view.lineOf(at),
-    column: view.columnOf(at),
+    line: lines.lineOf(at),
+    column: lines.columnOf(at),
     inTokenTree,
     context,
     ...described,
     // Note: facts are gathered only for sites that get a record, while the tree is alive.
-    facts: described.runtime === null ? null : siteFacts(chain, rule.syntax === "macro" ? args : null),
+    facts: described.runtime === null ? null : facts(rule.syntax === "macro" ? args : null),
   };
 }
 
 /**
- * What stands right before the name decides whether it is the std macro or method:
- * `.expect(` needs the dot (the scan saw it); a macro may have a std path (`std::panic!`) but no
- * other path, and must not be a field or a definition (`macro_rules! panic`).
+ * What stands right before the name decides whether it is the std macro: it may have a std path
+ * (`std::panic!`) but no other path, and must not be a field or a definition
+ * (`macro_rules! panic`). `j` is the offset of the last code character before the name.
  */
-function rightBefore(view: TreeView, at: number, rule: Rule): boolean {
-  if (rule.syntax === "method") return true;
-  const text = view.text;
-  const j = codeBefore(view, at);
+function stdMacro(text: string, j: number, at: number): boolean {
   if (text[j] === "." || text[j] === "$") return false;
   if (text[j] === ":" && text[j - 1] === ":") {
     const head = /(?:\$crate|::[A-Za-z_]\w*|[A-Za-z_]\w*)\s*::\s*$/.exec(text.slice(Math.max(0, at - 64), at));

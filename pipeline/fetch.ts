@@ -2,9 +2,10 @@
  * Stage 1, fetch: a bare clone of the target repository in the cache, holding the pinned commit.
  * Effects: git and the file system. Network only when the commit is not in the cache yet.
  */
+import { execFile } from "node:child_process";
 import { mkdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { simpleGit } from "simple-git";
+import { promisify } from "node:util";
 import { PipelineError } from "./errors.js";
 
 export interface FetchInput {
@@ -42,6 +43,7 @@ export async function fetchRepo(input: FetchInput): Promise<FetchedRepo> {
     const partial = `${gitDir}.partial-${process.pid}`;
     await rm(partial, { recursive: true, force: true });
     try {
+      const { simpleGit } = await import("simple-git");
       await simpleGit().clone(source, partial, ["--bare", "--quiet"]);
     } catch (error) {
       await rm(partial, { recursive: true, force: true });
@@ -54,8 +56,7 @@ export async function fetchRepo(input: FetchInput): Promise<FetchedRepo> {
     await rename(partial, gitDir);
   }
 
-  const git = simpleGit(gitDir);
-  if (await hasCommit(git, input.sha)) return { gitDir, sha: input.sha };
+  if (await hasCommit(gitDir, input.sha)) return { gitDir, sha: input.sha };
 
   log(`fetching ${input.sha.slice(0, 12)} from ${source}`);
   // Note: asking for the commit itself works with most servers (protocol v2, GitHub); a full
@@ -65,13 +66,15 @@ export async function fetchRepo(input: FetchInput): Promise<FetchedRepo> {
     ["fetch", "--quiet", "--tags", source, "+refs/heads/*:refs/heads/*"],
   ];
   const failures: string[] = [];
+  const { simpleGit } = await import("simple-git");
+  const git = simpleGit(gitDir);
   for (const args of attempts) {
     try {
       await git.raw(args);
     } catch (error) {
       failures.push(firstLine(error));
     }
-    if (await hasCommit(git, input.sha)) return { gitDir, sha: input.sha };
+    if (await hasCommit(gitDir, input.sha)) return { gitDir, sha: input.sha };
   }
   const unreachable = failures.length === attempts.length && failures.every((f) => !/not our ref|couldn't find remote ref|upload-pack: not our ref|no such remote ref/i.test(f));
   if (unreachable) {
@@ -85,10 +88,15 @@ export async function fetchRepo(input: FetchInput): Promise<FetchedRepo> {
   });
 }
 
-async function hasCommit(git: ReturnType<typeof simpleGit>, sha: string): Promise<boolean> {
+/**
+ * True when the cached clone holds `sha` as a commit.
+ * Note: the question of every run, asked of git directly; simple-git is loaded only when a
+ * clone or a fetch is needed, which spares its start-up cost when the commit is cached.
+ */
+async function hasCommit(gitDir: string, sha: string): Promise<boolean> {
   try {
-    const type = await git.raw(["cat-file", "-t", sha]);
-    return type.trim() === "commit";
+    const { stdout } = await promisify(execFile)("git", ["--git-dir", gitDir, "cat-file", "-t", sha]);
+    return stdout.trim() === "commit";
   } catch {
     return false;
   }

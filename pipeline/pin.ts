@@ -6,7 +6,6 @@
  */
 import { readFile } from "node:fs/promises";
 import { isDeepStrictEqual } from "node:util";
-import { simpleGit } from "simple-git";
 import { loadConfig, resolveTarget } from "./config.js";
 import { PipelineError } from "./errors.js";
 import { replaceFile } from "./write.js";
@@ -99,6 +98,8 @@ export async function resolveRef(url: string, ref: string): Promise<string> {
   let out: string;
   try {
     // Note: a pattern matches a ref's tail, and a peeled tag's tail is `<tag>^{}`: ask for both.
+    //   simple-git is loaded here, not at start-up: a plain `run` never needs it.
+    const { simpleGit } = await import("simple-git");
     out = await simpleGit().raw(["ls-remote", url, ref, `${ref}^{}`]);
   } catch (error) {
     throw new PipelineError("E_GIT", `git ls-remote ${url} failed`, { hint: "check the url (or --source) and the network", details: [(error as Error).message.trim().split("\n")[0] ?? ""] });

@@ -2,9 +2,9 @@
  * Stage 2, read: the files of the tree at the pinned commit, straight from the object database.
  * Effects: git. One `git ls-tree` and ONE `git cat-file --batch` process for all blobs.
  */
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { promisify } from "node:util";
 import picomatch from "picomatch";
-import { simpleGit } from "simple-git";
 import { PipelineError } from "./errors.js";
 import type { SourceFile } from "./types.js";
 
@@ -57,7 +57,8 @@ export async function readFiles(gitDir: string, entries: readonly TreeEntry[]): 
 export async function listTree(gitDir: string, sha: string): Promise<TreeEntry[]> {
   let out: string;
   try {
-    out = await simpleGit(gitDir).raw(["ls-tree", "-r", "-z", "--full-tree", sha]);
+    // Note: git directly, as for the blobs: simple-git is loaded only to clone and fetch (fetch.ts).
+    out = (await promisify(execFile)("git", ["--git-dir", gitDir, "ls-tree", "-r", "-z", "--full-tree", sha], { maxBuffer: 1 << 30 })).stdout;
   } catch (error) {
     throw new PipelineError("E_GIT", `could not list the tree of ${sha} in ${gitDir}`, {
       hint: "the cache may be damaged: delete it and run again",

@@ -162,8 +162,14 @@ function lexPunct(text: string, i: number, code: number): Token {
   return { kind: "punct", text: len === 1 ? text[i]! : text.slice(i, i + len), start: i, end: i + len };
 }
 
+/** End offset of the char literal (`'x'`, `'\n'`, `'\u{…}'`) starting at `i`, or null (a lifetime, a stray quote). */
+export function charEnd(text: string, i: number): number | null {
+  CHAR.lastIndex = i;
+  return CHAR.test(text) ? CHAR.lastIndex : null;
+}
+
 /** End offset of the string literal (any prefix: b, c, r, br, cr, r#…#) starting at `i`, or null. */
-function lexString(text: string, i: number): number | null {
+export function lexString(text: string, i: number): number | null {
   // The head `(?:b|c)?(r)?(#*)"`, at most 300 characters long.
   let j = i;
   let c = text.charCodeAt(j);

@@ -137,11 +137,40 @@ export function namedChildSpans(node: Node): ChildSpan[] {
   return out;
 }
 
+/** Lines and columns of a file's offsets, as tree-sitter counts them. */
+export class Lines {
+  private starts: number[] | undefined;
+
+  constructor(readonly text: string) {}
+
+  /** 1-based line of `offset` (line feeds before it). */
+  lineOf(offset: number): number {
+    const starts = (this.starts ??= lineStartsOf(this.text));
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  }
+
+  /** 1-based column of `offset` in UTF-16 code units, as tree-sitter's node bindings count it. */
+  columnOf(offset: number): number {
+    return offset === 0 ? 1 : offset - this.text.lastIndexOf("\n", offset - 1);
+  }
+
+  /** The tree-sitter point (0-based row and column) of `offset`. */
+  pointOf(offset: number): { row: number; column: number } {
+    return { row: this.lineOf(offset) - 1, column: this.columnOf(offset) - 1 };
+  }
+}
+
 /** The cached view of one parsed file. */
 export class TreeView {
   readonly root: ViewNode;
   private readonly byNode = new Map<Node, ViewNode>();
-  private lineStarts: number[] | undefined;
   private readonly memos = new Map<string, unknown>();
   private cursor: Parser.TreeCursor | undefined;
   /** The nodes from the root down to where the cursor stands. */
@@ -150,6 +179,7 @@ export class TreeView {
   constructor(
     readonly tree: Parser.Tree,
     readonly text: string,
+    readonly lines: Lines = new Lines(text),
   ) {
     const root = tree.rootNode;
     this.root = new ViewNode(this, { type: root.type, start: root.startIndex, end: root.endIndex, parent: null, object: root });
@@ -298,25 +328,9 @@ export class TreeView {
     return cursor;
   }
 
-  /**
-   * 1-based line of `offset`, as tree-sitter counts rows (line feeds before it).
-   * Note: read from the text, not `startPosition`, which costs a native call per node.
-   */
+  /** 1-based line of `offset`, as tree-sitter counts rows (line feeds before it). */
   lineOf(offset: number): number {
-    const starts = (this.lineStarts ??= lineStartsOf(this.text));
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
-  }
-
-  /** 1-based column of `offset` in UTF-16 code units, as tree-sitter's node bindings count it. */
-  columnOf(offset: number): number {
-    return offset === 0 ? 1 : offset - this.text.lastIndexOf("\n", offset - 1);
+    return this.lines.lineOf(offset);
   }
 
   /** `compute()` once per file and `key`. */

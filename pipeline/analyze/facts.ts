@@ -471,7 +471,7 @@ const CALL_TAIL = /\s*(?:::\s*<[^;{}()]*>\s*)?\(/y;
  * Note: a plain name is found by `indexOf` and its tail by a sticky regex, instead of compiling
  * and running a regex per name over the whole file.
  */
-function callsNamed(text: string, name: string): number[] {
+export function callsNamed(text: string, name: string): number[] {
   const out: number[] = [];
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
     const call = new RegExp(`\\b${name.replace(/^r#/, "r#")}\\s*(?:::\\s*<[^;{}()]*>\\s*)?\\(`, "g");

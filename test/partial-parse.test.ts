@@ -1,0 +1,83 @@
+/**
+ * Partial parsing: by default only the top-level items that may hold a library site (and the
+ * items calling their functions) go to tree-sitter; the rest is read by the lexer. That must give
+ * the same sites as parsing everything, and the same facts for every site that can be catalogued,
+ * on every Rust fixture, under a library path and under a test path.
+ */
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import type Parser from "tree-sitter";
+import { createParser, extractFile } from "../pipeline/extract.js";
+import type { Site } from "../pipeline/types.js";
+import { fixture } from "./helpers/git.js";
+
+/** Every `.rs` file under fixtures/, relative to it. */
+function rustFixtures(): string[] {
+  const root = fixture(".");
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith(".rs")) out.push(path.relative(root, full));
+    }
+  };
+  walk(root);
+  return out.sort();
+}
+
+const withoutFacts = ({ facts: _facts, ...rest }: Site) => rest;
+
+describe("partial parsing", () => {
+  const files = rustFixtures();
+  const parser = createParser();
+
+  it("finds the fixtures", () => assert.ok(files.length >= 30, `only ${files.length} Rust fixtures`));
+
+  for (const file of files) {
+    it(`gives what a whole parse gives: ${file}`, () => {
+      const text = readFileSync(fixture(file), "utf8");
+      for (const filePath of [`src/${path.basename(file)}`, `tests/${path.basename(file)}`]) {
+        const input = { path: filePath, blob: "0".repeat(40), text };
+        const whole = extractFile(input, parser, { includeTestCode: true });
+        const part = extractFile(input, parser, { includeTestCode: false });
+        assert.deepEqual(part.sites.map(withoutFacts), whole.sites.map(withoutFacts), `${filePath}: sites`);
+        assert.deepEqual(part.testModules, whole.testModules, `${filePath}: test modules`);
+        const catalogued = (sites: readonly Site[]) => sites.filter((s) => s.context === "library" && s.runtime !== null).map((s) => s.facts);
+        assert.deepEqual(catalogued(part.sites), catalogued(whole.sites), `${filePath}: facts of library sites`);
+      }
+    });
+  }
+
+  it("hands tree-sitter only the items a library site needs", () => {
+    const text = readFileSync(fixture("extract/items.rs"), "utf8");
+    const ranges: Parser.Range[][] = [];
+    const spy = createParser();
+    const parse = spy.parse.bind(spy);
+    spy.parse = ((input: Parser.Input, old?: Parser.Tree, options?: Parser.Options) => {
+      ranges.push(options?.includedRanges ?? []);
+      return parse(input, old, options);
+    }) as typeof spy.parse;
+    const result = extractFile({ path: "src/items.rs", blob: "0".repeat(40), text }, spy);
+    assert.equal(ranges.length, 1, "one parse");
+    const parsed = ranges[0]!.map((r) => text.slice(r.startIndex, r.endIndex)).join("");
+    for (const item of ["pub fn checked", "fn lifetimes", "impl Display for Wrapper", "pub fn r#match", "macro_rules! ensure", "pub fn after_tests", "fn helper"]) {
+      assert.ok(parsed.includes(item), `${item} is parsed`);
+    }
+    for (const item of ["mod tests", "fn top_level_test", "pub struct Wrapper", "static BRACES"]) assert.ok(!parsed.includes(item), `${item} is not parsed`);
+    // The caller in `impl Display` and the one in a `#[cfg(test)] impl` are still found; the
+    // one in `mod tests` is test code, which the facts leave out whether it is parsed or not.
+    const checked = result.sites.find((s) => s.message === "n is over the limit: {n}");
+    assert.deepEqual(checked?.facts?.callers, ["fmt", "helper"]);
+  });
+
+  it("parses nothing of a file whose sites are all test code", () => {
+    const text = "#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() { panic!(\"boom\"); }\n}\n";
+    const part = extractFile({ path: "src/lib.rs", blob: "0".repeat(40), text }, parser);
+    assert.equal(part.parsed, false);
+    assert.deepEqual(part.sites.map((s) => [s.line, s.context, s.message]), [[4, "test", "boom"]]);
+    assert.equal(extractFile({ path: "tests/it.rs", blob: "0".repeat(40), text: "fn main() { panic!(\"x\") }" }, parser).parsed, false);
+  });
+});
