@@ -20,6 +20,8 @@ export interface BuildInput {
   readonly sites: readonly Site[];
   /** The text of a file of the tree, by path. */
   readonly textOf: (path: string) => string;
+  /** An excerpt known without the text (carried over from the previous version), if any. */
+  readonly excerptAt?: (path: string, line: number) => Excerpt | undefined;
   /** The dataset version being built (ISO 8601): also the analysis time of new content. */
   readonly now: string;
 }
@@ -37,9 +39,20 @@ export function groupSites(sites: readonly Site[]): Map<string, Site[]> {
   return groups;
 }
 
-/** The files whose text the records' excerpts come from (each record's first occurrence). Pure. */
-export function excerptPaths(sites: readonly Site[]): string[] {
-  return [...new Set([...groupSites(sites).values()].map((group) => group[0]!.path))].sort();
+/**
+ * The files whose text the records' excerpts come from (each record's first occurrence), less
+ * those whose excerpts are `known` without it. Pure.
+ */
+export function excerptPaths(sites: readonly Site[], known: (path: string, line: number) => boolean = () => false): string[] {
+  const firsts = [...groupSites(sites).values()].map((group) => group[0]!).filter((s) => !known(s.path, s.line));
+  return [...new Set(firsts.map((s) => s.path))].sort();
+}
+
+/** Lines of a file around a site, and the 1-based span they cover. */
+export interface Excerpt {
+  readonly code: string;
+  readonly start: number;
+  readonly end: number;
 }
 
 /** The envelopes of the dataset, sorted by record id. */
@@ -52,7 +65,7 @@ export function buildEnvelopes(input: BuildInput): Envelope[] {
   for (const [pattern, sites] of groups) {
     const first = sites[0]!;
     const id = recordId(input.repo, "panic", pattern);
-    const excerpt = excerptOfLines(linesOf(first.path), first.line, input.contextLines);
+    const excerpt = input.excerptAt?.(first.path, first.line) ?? excerptOfLines(linesOf(first.path), first.line, input.contextLines);
     const record: CatalogRecord = {
       id,
       repo: input.repo,
@@ -130,7 +143,26 @@ function escapeRegExp(text: string): string {
 
 /** True when two records have the same content (`contentOf`). Pure. */
 export function sameContent(a: CatalogRecord, b: CatalogRecord): boolean {
+  // Note: fields equal as they stand have equal content whatever the location; only records
+  //   that differ somewhere are read without their own line (a regex per record and field).
+  if (sameFields(a, b)) return true;
   return isDeepStrictEqual(contentOf(a), contentOf(b));
+}
+
+/** True when every field but the location and time fields is the same in both records. */
+function sameFields(a: CatalogRecord, b: CatalogRecord): boolean {
+  const x = a as unknown as Record<string, unknown>;
+  const y = b as unknown as Record<string, unknown>;
+  const keys = Object.keys(x);
+  if (keys.length !== Object.keys(y).length) return false;
+  for (const key of keys) {
+    if (LOCATION_AND_TIME_FIELDS.has(key)) continue;
+    if (!(key in y)) return false;
+    const [u, v] = [x[key], y[key]];
+    if (u === v) continue;
+    if (!Array.isArray(u) || !Array.isArray(v) || u.length !== v.length || u.some((item, i) => item !== v[i])) return false;
+  }
+  return true;
 }
 
 /** 16 hex of SHA-256 over repo, error type and pattern: stable while the code moves around. */
@@ -146,7 +178,7 @@ function splitLines(text: string): string[] {
 }
 
 /** Lines `line - context … line + context` of a file's lines, clipped to the file, joined by "\n". */
-function excerptOfLines(lines: readonly string[], line: number, context: number): { code: string; start: number; end: number } {
+function excerptOfLines(lines: readonly string[], line: number, context: number): Excerpt {
   const start = Math.max(1, line - context);
   const end = Math.min(lines.length, line + context);
   return { code: lines.slice(start - 1, end).join("\n"), start, end };

@@ -32,6 +32,8 @@ export interface ExtractCache {
   readonly extractorVersion: number;
   /** What extraction parsed (`ExtractOptions`): test code's sites have facts only when it is catalogued. */
   readonly includeTestCode: boolean;
+  /** The commit whose tree the entries are of (null: unknown, an empty cache). */
+  readonly sha: string | null;
   readonly entries: ReadonlyMap<string, CachedFile>;
 }
 
@@ -40,6 +42,7 @@ interface CacheHeader {
   readonly extractorVersion: number;
   readonly includeTestCode: boolean;
   readonly repo: string;
+  readonly sha?: string;
 }
 
 /** `<cacheDir>/extract/<owner>+<name>.jsonl`. Never touches the disk. */
@@ -49,7 +52,7 @@ export function extractCachePath(cacheDir: string, repo: string): string {
 
 /** An empty cache for `extractorVersion` and `includeTestCode`. */
 export function emptyCache(extractorVersion: number, includeTestCode = false): ExtractCache {
-  return { extractorVersion, includeTestCode, entries: new Map() };
+  return { extractorVersion, includeTestCode, sha: null, entries: new Map() };
 }
 
 /**
@@ -76,7 +79,7 @@ export async function loadExtractCache(file: string, repo: string, extractorVers
       const { path: filePath, ...entry } = JSON.parse(line) as FileSites;
       entries.set(filePath, entry);
     }
-    return { cache: { extractorVersion, includeTestCode, entries }, problem: null };
+    return { cache: { extractorVersion, includeTestCode, sha: header.sha ?? null, entries }, problem: null };
   } catch (error) {
     return { cache: empty, problem: `ignoring the damaged extraction cache ${file}: ${(error as Error).message}` };
   }
@@ -106,7 +109,7 @@ export async function saveExtractCache(file: string, repo: string, cache: Extrac
 
 /** The cache file's text in parts of about 1 MiB: the header line, then one line per path, sorted. */
 function* cacheLines(repo: string, cache: ExtractCache): Generator<string> {
-  const header: CacheHeader = { extractorVersion: cache.extractorVersion, includeTestCode: cache.includeTestCode, repo };
+  const header: CacheHeader = { extractorVersion: cache.extractorVersion, includeTestCode: cache.includeTestCode, repo, ...(cache.sha === null ? {} : { sha: cache.sha }) };
   let part = `${JSON.stringify(header)}\n`;
   for (const key of [...cache.entries.keys()].sort()) {
     part += `${JSON.stringify({ path: key, ...cache.entries.get(key)! })}\n`;

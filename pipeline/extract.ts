@@ -10,10 +10,11 @@ import Parser from "tree-sitter";
 import Rust from "tree-sitter-rust";
 import { callsNamed, siteFacts } from "./analyze/facts.js";
 import { type Hit, type Item, type Layout, layoutOf, type Spot } from "./layout.js";
+import { composePattern } from "./message.js";
 import { MACRO_RULES, METHOD_RULES, type Rule } from "./rules/index.js";
 import { isSpace, readDelimited, skipTrivia, splitArgs, tokenize, type Token } from "./tokens.js";
 import { Lines, namedChildSpans, TreeView, type ViewNode } from "./tree-view.js";
-import type { FileSites, Site, SiteContext, SiteFacts } from "./types.js";
+import type { FileSites, MessagePart, Site, SiteContext, SiteFacts } from "./types.js";
 
 /** Bumped whenever extraction can give other sites for the same text (it keys the cache). */
 export const EXTRACTOR_VERSION = 7;
@@ -85,10 +86,20 @@ export function extractFile(file: { readonly path: string; readonly blob: string
   const treeContext = view === null ? pathContext : fileContextOf(view, pathContext);
   const lexContext = pathContext === "library" && layout.innerTest ? "test" : pathContext;
   const sites: Site[] = [];
+  // Note: only a record's first site lends it facts, and a later site of the file with the same
+  //   runtime message (the same record) is never its first: the facts of those are not gathered.
+  const withFacts = new Set<string>();
+  const needsFacts = (runtime: readonly MessagePart[], context: SiteContext): boolean => {
+    if (!options.includeTestCode && context !== "library") return false;
+    const pattern = composePattern(runtime);
+    if (withFacts.has(pattern)) return false;
+    withFacts.add(pattern);
+    return true;
+  };
   for (const spot of layout.spots) {
     const rule = (spot.macro ? MACRO_RULES : METHOD_RULES).get(spot.name)!;
     const parsed = view !== null && (parse === null || chain(spot.item).some((item) => parse.has(item)));
-    const site = parsed ? readSite(file.path, view!, rule, spot.at, treeContext) : lexSite(file.path, text, lines, rule, spot, lexContext === "library" && chain(spot.item).some((item) => item.test) ? "test" : lexContext);
+    const site = parsed ? readSite(file.path, view!, rule, spot.at, treeContext, needsFacts) : lexSite(file.path, text, lines, rule, spot, lexContext === "library" && chain(spot.item).some((item) => item.test) ? "test" : lexContext);
     if (site !== null) sites.push(site);
   }
   return { path: file.path, blob: file.blob, sites, parseErrors: view?.hasError ?? false, parsed: view !== null, testModules: testModuleNames(text) };
@@ -187,13 +198,13 @@ function hasParsed(items: readonly Item[], parse: ReadonlySet<Item>): boolean {
   return items.some((item) => parse.has(item) || (item.body !== null && hasParsed(item.body.items, parse)));
 }
 
-/** The sites of a whole parsed file, in source order. Pure. */
+/** The sites of a whole parsed file, in source order, each with its facts when it has a runtime message. Pure. */
 export function extractSites(path: string, text: string, tree: Parser.Tree): Site[] {
   const view = new TreeView(tree, text, new Lines(text));
   const fileContext = fileContextOf(view, contextOfPath(path));
   const sites: Site[] = [];
   for (const hit of candidateHits(text)) {
-    const site = readSite(path, view, (hit.macro ? MACRO_RULES : METHOD_RULES).get(hit.name)!, hit.at, fileContext);
+    const site = readSite(path, view, (hit.macro ? MACRO_RULES : METHOD_RULES).get(hit.name)!, hit.at, fileContext, () => true);
     if (site !== null) sites.push(site);
   }
   return sites;
@@ -226,7 +237,10 @@ function mayHaveInnerCfg(view: TreeView): boolean {
 
 const INNER_CFG_AT = /#\s*!\s*\[\s*cfg\s*\(/y;
 
-function readSite(path: string, view: TreeView, rule: Rule, at: number, fileContext: SiteContext): Site | null {
+/** Whether a site with this runtime message and context gets facts (asked once per site, in source order). */
+type NeedsFacts = (runtime: readonly MessagePart[], context: SiteContext) => boolean;
+
+function readSite(path: string, view: TreeView, rule: Rule, at: number, fileContext: SiteContext, needsFacts: NeedsFacts): Site | null {
   const text = view.text;
   const node = view.path(at, at + rule.name.length);
   if (NOT_CODE.has(node.type) || node.start !== at || node.text !== rule.name) return null;
@@ -245,7 +259,7 @@ function readSite(path: string, view: TreeView, rule: Rule, at: number, fileCont
     if (testAttributes && context === "library" && hasTestAttribute(a)) context = "test";
   }
   if (rule.syntax === "macro" && !stdMacro(text, codeBefore(view, at), at)) return null;
-  return siteAt(path, text, view.lines, rule, at, inTokenTree, context, (args) => siteFacts(chain, args));
+  return siteAt(path, text, view.lines, rule, at, inTokenTree, context, (runtime, args) => (needsFacts(runtime, context) ? siteFacts(chain, args) : null));
 }
 
 /**
@@ -259,7 +273,7 @@ function lexSite(path: string, text: string, lines: Lines, rule: Rule, spot: Spo
 }
 
 /** The site whose name starts at `at`, once it is known to be one: its call read from the text. */
-function siteAt(path: string, text: string, lines: Lines, rule: Rule, at: number, inTokenTree: boolean, context: SiteContext, facts: (args: readonly (readonly Token[])[] | null) => SiteFacts | null): Site | null {
+function siteAt(path: string, text: string, lines: Lines, rule: Rule, at: number, inTokenTree: boolean, context: SiteContext, facts: (runtime: readonly MessagePart[], args: readonly (readonly Token[])[] | null) => SiteFacts | null): Site | null {
   let i = at + rule.name.length;
   if (rule.syntax === "macro") {
     i = skipTrivia(text, i);
@@ -278,9 +292,11 @@ function siteAt(path: string, text: string, lines: Lines, rule: Rule, at: number
     column: lines.columnOf(at),
     inTokenTree,
     context,
-    ...described,
-    // Note: facts are gathered only for sites that get a record, while the tree is alive.
-    facts: described.runtime === null ? null : facts(rule.syntax === "macro" ? args : null),
+    message: described.message,
+    runtime: described.runtime,
+    skip: described.skip,
+    // Note: facts are gathered only for sites that may lend a record its facts, while the tree is alive.
+    facts: described.runtime === null ? null : facts(described.runtime, rule.syntax === "macro" ? args : null),
   };
 }
 

@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { ANALYZER_VERSION, analyzeStage } from "./analyze/stage.js";
-import { buildEnvelopes, excerptPaths } from "./build.js";
+import { buildEnvelopes, type Excerpt, excerptPaths } from "./build.js";
 import { entryOf, type ExtractCache, extractCachePath, loadExtractCache, lookup, saveExtractCache } from "./cache.js";
 import { loadConfig, resolveTarget } from "./config.js";
 import { PipelineError } from "./errors.js";
@@ -99,18 +99,37 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     loadExtractCache(cacheFile, target.repo, EXTRACTOR_VERSION, config.includeTestCode),
   ]);
   if (loadedCache.problem) log(loadedCache.problem);
+  // Note: the previous version is read while extraction runs. What it can lend: timestamps always;
+  //   analysis fields and excerpts only when the same pipeline and settings wrote it.
+  const previousRead = newest ? readPrevious(outDir, target.repo, newest) : Promise.resolve(new Map<string, Envelope>());
+  previousRead.catch(() => {});
+  const carry = newest !== undefined && newest.configHash === configHash && newest.pipelineVersion === PIPELINE_VERSION;
+  // Files whose blob is the one they had in the previous version's tree (the cache is of that tree).
+  const unchanged = new Set<string>();
+  if (carry && loadedCache.cache.sha === newest.sha) {
+    for (const e of listing.entries) if (loadedCache.cache.entries.get(e.path)?.blob === e.blob) unchanged.add(e.path);
+  }
   const reader = openBlobReader(fetched.gitDir);
   let extraction: Extraction;
   let results: FileSites[];
   let catalogued: Site[];
+  let previous: Map<string, Envelope>;
   let texts: Map<string, string>;
+  let excerptAt: (path: string, line: number) => Excerpt | undefined;
   try {
-    extraction = await extractTree(listing.entries, loadedCache.cache, reader, options.threads, options.progress);
+    extraction = await extractTree(listing.entries, loadedCache.cache, target.sha, reader, options.threads, options.progress);
     log(`extracted ${listing.entries.length} files: ${extraction.parsed} parsed, ${extraction.reused} reused from the cache`);
     results = applyTestModules(extraction.results);
     catalogued = results.flatMap((r) => r.sites).filter((s) => s.runtime !== null && (config.includeTestCode || s.context === "library"));
-    // Note: only the files that hold a record's first site are read again, for the excerpts.
-    const paths = excerptPaths(catalogued);
+    previous = await previousRead;
+    // An excerpt of an unchanged file at the line of a previous record is that record's.
+    const kept = new Map<string, Excerpt>();
+    if (unchanged.size > 0) {
+      for (const { record: r } of previous.values()) if (unchanged.has(r.filePath)) kept.set(`${r.filePath}:${r.lineNumber}`, { code: r.sourceCode, start: r.sourceCodeStart, end: r.sourceCodeEnd });
+    }
+    excerptAt = (p, line) => kept.get(`${p}:${line}`);
+    // Note: only the files that hold a record's first site, and whose excerpts cannot be carried over, are read again.
+    const paths = excerptPaths(catalogued, (p, line) => excerptAt(p, line) !== undefined);
     const blobOf = new Map(listing.entries.map((e) => [e.path, e.blob]));
     const read = await reader.read(paths.map((p) => blobOf.get(p)!));
     texts = new Map(paths.map((p, i) => [p, read[i]!]));
@@ -119,9 +138,8 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   }
   const sites = results.flatMap((r) => r.sites);
 
-  const previous = newest ? await readPrevious(outDir, target.repo, newest) : new Map<string, Envelope>();
-  const built = buildEnvelopes({ repo: target.repo, sha: target.sha, contextLines: config.contextLines, sites: catalogued, textOf: (p) => texts.get(p) ?? "", now });
-  const { envelopes, counts: analysis } = await analyzeStage({ envelopes: built, sites: catalogued, now, previous, ...(config.analysis?.llm ? { llm: config.analysis.llm } : {}), cacheDir, log });
+  const built = buildEnvelopes({ repo: target.repo, sha: target.sha, contextLines: config.contextLines, sites: catalogued, textOf: (p) => texts.get(p) ?? "", excerptAt, now });
+  const { envelopes, counts: analysis } = await analyzeStage({ envelopes: built, sites: catalogued, now, previous, carry, ...(config.analysis?.llm ? { llm: config.analysis.llm } : {}), cacheDir, log });
 
   const version = await nextVersionName(outDir, target.repo, index, target.sha);
   const manifest: Manifest = {
@@ -176,7 +194,7 @@ interface Extraction {
  * the rest to the parse threads. Blobs are streamed from `reader` in parts, so only a part's
  * texts are in memory at a time.
  */
-async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, reader: BlobReader, threads: number | undefined, progress: RunOptions["progress"]): Promise<Extraction> {
+async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, sha: string, reader: BlobReader, threads: number | undefined, progress: RunOptions["progress"]): Promise<Extraction> {
   const results: (FileSites | null)[] = entries.map((e) => lookup(cache, e));
   const misses = entries.flatMap((_, i) => (results[i] === null ? [i] : []));
   const reused = entries.length - misses.length;
@@ -210,7 +228,7 @@ async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, r
     }
     await Promise.all(inFlight);
     const all = results.map((r) => r!);
-    const cacheOut: ExtractCache = { extractorVersion: cache.extractorVersion, includeTestCode: cache.includeTestCode, entries: new Map(all.map((r) => [r.path, entryOf(r)])) };
+    const cacheOut: ExtractCache = { extractorVersion: cache.extractorVersion, includeTestCode: cache.includeTestCode, sha, entries: new Map(all.map((r) => [r.path, entryOf(r)])) };
     return { results: all, cache: cacheOut, parsed, reused };
   } finally {
     await pool.close();

@@ -433,6 +433,8 @@ export interface Manifest {
 export interface AnalysisCounts {
   /** Records whose fields are the static analyzer's. */
   static: number;
+  /** Of the `static` records, those whose analysis inputs (kind, message, place, facts, same-function peers) are those of the previous version: their fields were carried over, not computed again. Absent in manifests written before it was counted. */
+  staticCarried?: number;
   /** Records rewritten by a fresh answer of the model. */
   llm: number;
   /** Records rewritten by a cached answer (same inputs as an earlier run). */

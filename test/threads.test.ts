@@ -23,10 +23,11 @@ async function dataset(url: string, sha: string, threads: number, config = write
   };
 }
 
-/** The manifest without what differs by design between runs: parse counts, version and parent. */
+/** The manifest without what differs by design between runs: parse counts, carried analyses, version and parent. */
 function shape(m: Manifest): unknown {
   const { filesParsed: _p, filesReused: _r, ...counts } = m.counts;
-  return { ...m, counts, version: "", parentSha: null };
+  const { staticCarried: _c, ...analysis } = m.analysis ?? { static: 0, llm: 0, llmCached: 0, llmFailed: 0 };
+  return { ...m, counts, analysis, version: "", parentSha: null };
 }
 
 describe("the same dataset whatever the threads and the cache", () => {
@@ -51,5 +52,7 @@ describe("the same dataset whatever the threads and the cache", () => {
     assert.equal(warm.manifest.counts.filesReused, cold.manifest.counts.filesRead);
     assert.equal(warm.records, cold.records);
     assert.deepEqual(shape(warm.manifest), shape(cold.manifest));
+    // Nothing changed, so every record's analysis was carried over from the first run's version.
+    assert.equal(warm.manifest.analysis?.staticCarried, warm.manifest.counts.records);
   });
 });

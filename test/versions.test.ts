@@ -179,6 +179,44 @@ describe("regeneration at a new SHA", () => {
     assert.deepEqual(warmCounts, coldCounts);
   });
 
+  test("a version built on the previous one (analyses and excerpts carried over) is the one a fresh run builds", async () => {
+    const ws = workspace();
+    await at(ws, SHA1, T1);
+    const v2 = await at(ws, SHA2, T2);
+    const v3 = await at(ws, SHA3, T3);
+    for (const [sha, built] of [[SHA2, v2], [SHA3, v3]] as const) {
+      const fresh = await at(workspace(), sha, T3);
+      assert.equal(normalised(readFileSync(path.join(built.dir, "records.jsonl"), "utf8")), normalised(readFileSync(path.join(fresh.dir, "records.jsonl"), "utf8")), `records at ${sha}`);
+      assert.equal(manifest(fresh.dir).analysis?.staticCarried, undefined, "nothing to carry from");
+    }
+    // 1 → 2: table.rs's record is unchanged; the moved, edited and new ones are analysed again.
+    const carried2 = manifest(v2.dir).analysis?.staticCarried ?? -1;
+    assert.ok(carried2 >= 1 && carried2 < 5, `carried ${carried2} of 5`);
+    // 2 → 3: no Rust file changed, every record is carried over.
+    assert.equal(manifest(v3.dir).analysis?.staticCarried, 5);
+  });
+
+  test("excerpts are carried over only from the tree the cache is of", async () => {
+    // a.rs keeps its panic on line 3 while the comment above it changes (A → B; C is B again).
+    const trees = ["// A", "// B", "// B"].map((comment, k) => {
+      const dir = tempDir(`error-catalog-tree-${k}-`);
+      mkdirSync(path.join(dir, "src"));
+      writeFileSync(path.join(dir, "src", "a.rs"), `${comment}\npub fn f() {\n    panic!("always");\n}\n`);
+      if (k === 2) writeFileSync(path.join(dir, "README.md"), "C\n");
+      return dir;
+    });
+    const repo = makeRepo(trees);
+    const [A, B, C] = repo.shas as [string, string, string];
+    const ws = workspace();
+    writeFileSync(ws.config, readFileSync(ws.config, "utf8").replace(JSON.stringify(history.dir), JSON.stringify(repo.dir)));
+    await at(ws, A, T1);
+    // A run at C into another output leaves the shared cache at C's tree, not at the version's (A).
+    await at(ws, C, T2, { out: path.join(ws.dir, "elsewhere") });
+    const b = await at(ws, B, T3);
+    const [only] = records(b.dir);
+    assert.match(only!.record.sourceCode, /^\/\/ B\n/, "the excerpt is read from B's text, not carried from A's record");
+  });
+
   test("a damaged cache file costs a full parse, not the run", async () => {
     const ws = workspace();
     await at(ws, SHA1, T1);

@@ -41,6 +41,12 @@ export interface AnalysisFields {
   readonly backgroundTag: string;
 }
 
+/** The names of the analysis fields, in schema order. */
+export const ANALYSIS_FIELDS = ["documentation", "triggerScenarios", "commonSituations", "solutions", "exampleFix", "handlingStrategy", "validationCode", "typeGuard", "tryCatchPattern", "preventionTips", "tags", "backgroundTag"] as const satisfies readonly (keyof AnalysisFields)[];
+// A compile-time check that the list names every field: this fails to compile when one is missing.
+const _everyField: Record<Exclude<keyof AnalysisFields, (typeof ANALYSIS_FIELDS)[number]>, never> = {};
+void _everyField;
+
 /** What a record needs to know of the others. */
 export interface Peer {
   readonly id: string;
@@ -358,5 +364,10 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
 export function analyzeEnvelope(envelope: Envelope, facts: RecordFacts, sameFunction: readonly Peer[], relatedIds: readonly string[]): Envelope {
   const first = envelope.occurrences[0]!;
   const fields = analysisFields(first.kind, envelope.record.errorMessage, envelope.record.filePath, envelope.record.lineNumber, facts, sameFunction);
+  return withAnalysis(envelope, fields, facts, relatedIds);
+}
+
+/** The envelope with the given analysis fields, facts and related ids; a new value. */
+export function withAnalysis(envelope: Envelope, fields: AnalysisFields, facts: RecordFacts, relatedIds: readonly string[]): Envelope {
   return { ...envelope, record: { ...envelope.record, ...fields }, facts, relatedIds: [...relatedIds] };
 }

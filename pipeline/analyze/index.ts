@@ -4,10 +4,11 @@
  * envelope. Pure: envelopes and sites in, new envelopes out. `analyzeStage` (stage.ts) wires it
  * with the optional language model and the carried-over times.
  */
+import { isDeepStrictEqual } from "node:util";
 import { sameContent } from "../build.js";
 import type { Envelope, RecordFacts } from "../schema-types.generated.js";
 import type { Site } from "../types.js";
-import { analyzeEnvelope, EMPTY_FACTS, type Peer, recordFacts } from "./fields.js";
+import { ANALYSIS_FIELDS, type AnalysisFields, analyzeEnvelope, EMPTY_FACTS, type Peer, recordFacts, withAnalysis } from "./fields.js";
 
 export { analysisFields, analyzeEnvelope, crateAndModule, describeCondition, type AnalysisFields } from "./fields.js";
 export { generateGuards, type Guards } from "./guard.js";
@@ -18,6 +19,12 @@ export interface AnalyzeInput {
   readonly envelopes: readonly Envelope[];
   /** The catalogued sites (those build made the envelopes from). */
   readonly sites: readonly Site[];
+  /**
+   * The previous version's envelopes by id, when the same analyzer wrote them with the same
+   * settings: a record whose analysis inputs (kind, message, place, facts, same-function peers)
+   * are those of its previous version keeps its fields instead of being analysed again.
+   */
+  readonly carryFrom?: ReadonlyMap<string, Envelope>;
 }
 
 /** Most related ids an envelope lists. */
@@ -31,6 +38,11 @@ const COMMON = new Set(["the", "and", "for", "not", "with", "should", "must", "c
  * occurrence (the record's location); records of sites without facts get empty facts.
  */
 export function analyzeEnvelopes(input: AnalyzeInput): Envelope[] {
+  return analyzeWithCarry(input).envelopes;
+}
+
+/** `analyzeEnvelopes`, with the number of records whose fields were carried over from `carryFrom`. */
+export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; carried: number } {
   const siteAt = new Map<string, Site>();
   for (const s of input.sites) {
     const key = `${s.path}\0${s.line}\0${s.kind}\0${s.message ?? ""}`;
@@ -51,7 +63,8 @@ export function analyzeEnvelopes(input: AnalyzeInput): Envelope[] {
   });
   const similar = similarity(input.envelopes.map((e) => e.record.errorMessage));
 
-  return input.envelopes.map((e, i) => {
+  let carried = 0;
+  const envelopes = input.envelopes.map((e, i) => {
     const site = factsOf[i]!;
     const fnKey = site.function === undefined ? null : `${e.record.filePath}\0${site.function.line}`;
     const same = (fnKey === null ? [] : byFunction.get(fnKey)!).filter((j) => j !== i).sort((a, b) => input.envelopes[a]!.record.lineNumber - input.envelopes[b]!.record.lineNumber);
@@ -62,8 +75,35 @@ export function analyzeEnvelopes(input: AnalyzeInput): Envelope[] {
     const file = byFile.get(e.record.filePath)!.filter((j) => j !== i && !related.includes(j)).sort((a, b) => Math.abs(input.envelopes[a]!.record.lineNumber - line) - Math.abs(input.envelopes[b]!.record.lineNumber - line) || a - b);
     related.push(...file.slice(0, RELATED));
     for (const j of similar(i)) if (related.length < RELATED && !related.includes(j)) related.push(j);
-    return analyzeEnvelope(e, facts, peers, related.slice(0, RELATED).map((j) => input.envelopes[j]!.record.id));
+    const relatedIds = related.slice(0, RELATED).map((j) => input.envelopes[j]!.record.id);
+    const kept = input.carryFrom === undefined ? null : carriedFields(input.carryFrom, e, facts, peers);
+    if (kept === null) return analyzeEnvelope(e, facts, peers, relatedIds);
+    carried++;
+    return withAnalysis(e, kept, facts, relatedIds);
   });
+  return { envelopes, carried };
+}
+
+/**
+ * The analysis fields of `e`'s previous version when they were computed from the same inputs as
+ * `e`'s would be (`analysisFields` is a function of these alone), else null.
+ */
+function carriedFields(previous: ReadonlyMap<string, Envelope>, e: Envelope, facts: RecordFacts, peers: readonly Peer[]): AnalysisFields | null {
+  const before = previous.get(e.record.id);
+  if (before?.facts === undefined) return null;
+  const [a, b] = [before.record, e.record];
+  if (a.filePath !== b.filePath || a.lineNumber !== b.lineNumber || a.errorMessage !== b.errorMessage || before.occurrences[0]?.kind !== e.occurrences[0]!.kind) return null;
+  if (!isDeepStrictEqual(before.facts, facts)) return null;
+  // The peers it was analysed with: the records of its facts' `sameFunction`, in line order (then id order, the dataset's).
+  const peerEnvelopes = before.facts.sameFunction.map((id) => previous.get(id));
+  if (peerEnvelopes.some((p) => p === undefined)) return null;
+  const beforePeers = (peerEnvelopes as Envelope[])
+    .sort((x, y) => x.record.lineNumber - y.record.lineNumber || (x.record.id < y.record.id ? -1 : x.record.id > y.record.id ? 1 : 0))
+    .map((p): Peer => ({ id: p.record.id, message: p.record.errorMessage }));
+  if (!isDeepStrictEqual(beforePeers, peers)) return null;
+  const fields: Record<string, unknown> = {};
+  for (const key of ANALYSIS_FIELDS) fields[key] = a[key];
+  return fields as unknown as AnalysisFields;
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {

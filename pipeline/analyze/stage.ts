@@ -5,7 +5,7 @@
 import { LLM_DEFAULTS, refineWithLlm } from "../llm.js";
 import type { AnalysisCounts, Envelope, LlmConfig } from "../schema-types.generated.js";
 import type { Site } from "../types.js";
-import { analyzeEnvelopes, keepTimes } from "./index.js";
+import { analyzeWithCarry, keepTimes } from "./index.js";
 
 /** Bumped whenever the analysis can write other fields for the same sites (it is part of the pipeline version). */
 export const ANALYZER_VERSION = 1;
@@ -18,6 +18,11 @@ export interface AnalyzeStageInput {
   readonly now: string;
   /** The previous version's envelopes by id. */
   readonly previous?: ReadonlyMap<string, Envelope>;
+  /**
+   * True when the previous version was analysed by this analyzer with these settings: records
+   * whose analysis inputs did not change keep their fields (never with a language model on).
+   */
+  readonly carry?: boolean;
   /** `config.analysis.llm`; absent: static only. */
   readonly llm?: LlmConfig;
   /** The resolved `config.cacheDir`. */
@@ -27,7 +32,9 @@ export interface AnalyzeStageInput {
 
 /** The analysed envelopes (input order) and the manifest's `analysis` counts. Never throws for a failed model request. */
 export async function analyzeStage(input: AnalyzeStageInput): Promise<{ envelopes: Envelope[]; counts: AnalysisCounts }> {
-  const analysed = analyzeEnvelopes({ envelopes: input.envelopes, sites: input.sites });
-  const refined = await refineWithLlm(analysed, { settings: { ...LLM_DEFAULTS, ...input.llm }, cacheDir: input.cacheDir, ...(input.log ? { log: input.log } : {}) });
-  return { envelopes: keepTimes(refined.envelopes, input.previous, input.now), counts: refined.counts };
+  const settings = { ...LLM_DEFAULTS, ...input.llm };
+  const carryFrom = input.carry && !settings.enabled ? input.previous : undefined;
+  const analysed = analyzeWithCarry({ envelopes: input.envelopes, sites: input.sites, ...(carryFrom ? { carryFrom } : {}) });
+  const refined = await refineWithLlm(analysed.envelopes, { settings, cacheDir: input.cacheDir, ...(input.log ? { log: input.log } : {}) });
+  return { envelopes: keepTimes(refined.envelopes, input.previous, input.now), counts: { ...refined.counts, ...(carryFrom ? { staticCarried: analysed.carried } : {}) } };
 }
