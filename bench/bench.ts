@@ -1,12 +1,14 @@
 /**
- * The benchmark: `npm run bench -- --source <git dir> --sha <sha> [--parent-sha <sha>] [--runs N]`.
+ * The benchmark: `npm run bench -- --source <git dir> --sha <sha> [--parent-sha <sha>] [--runs N]
+ * [--sizes 1,2,4,8] [--threads N] [--skip-growth]` (`--threads`: passed to every run; default the CLI's).
  *
  * Cases, each run several times after a warm-up, reported as medians:
  * - full: the whole pipeline at a SHA already in the clone cache, extraction cache empty;
  * - ast-grep: `ast-grep scan` for panic!/unreachable!/todo!/unimplemented! on a checkout of the same tree;
  * - bump: a run at SHA when the parent's version and extraction cache exist;
  * - growth: synthetic repositories of the source tree's .rs files times 1, 2, 4, 8.
- * Every pipeline run is a child process (`bench/child.js`), which reports its wall time and peak RSS.
+ * Every pipeline run is a child process (`bench/child.js`) running the bundled CLI, which reports
+ * its wall time and peak RSS.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -23,11 +25,12 @@ const { values } = parseArgs({
     "parent-sha": { type: "string" },
     runs: { type: "string", default: "5" },
     sizes: { type: "string", default: "1,2,4,8" },
+    threads: { type: "string" },
     "skip-growth": { type: "boolean", default: false },
   },
 });
 if (!values.source || !values.sha) {
-  process.stderr.write("usage: npm run bench -- --source <git dir> --sha <sha> [--parent-sha <sha>] [--runs N] [--sizes 1,2,4,8] [--skip-growth]\n");
+  process.stderr.write("usage: npm run bench -- --source <git dir> --sha <sha> [--parent-sha <sha>] [--runs N] [--sizes 1,2,4,8] [--threads N] [--skip-growth]\n");
   process.exit(2);
 }
 const source = path.resolve(values.source);
@@ -48,7 +51,7 @@ function setUp(dir: string, url: string, sharedRepos: string): string {
 /** One pipeline run in a child process. */
 function pipeline(config: string, runSha: string, url: string): ChildReport {
   const t = performance.now();
-  const out = spawnSync(process.execPath, [child, config, runSha, url], { encoding: "utf8", maxBuffer: 1 << 24 });
+  const out = spawnSync(process.execPath, [child, config, runSha, url, ...(values.threads ? [values.threads] : [])], { encoding: "utf8", maxBuffer: 1 << 24 });
   const wallMs = performance.now() - t;
   if (out.status !== 0) throw new Error(`pipeline run failed:\n${out.stderr}`);
   // Note: the wall time is the whole process, start-up included, as for ast-grep.
@@ -162,7 +165,7 @@ const lines = [
   "|---|---|---|---|",
   `| full run | ${fmt(fullMs)} | ${mib(median(full.map((r) => r.maxRssKb)))} | ${full[0]!.filesRead} files read, ${full[0]!.filesParsed} parsed, ${full[0]!.sites} sites, ${full[0]!.records} records |`,
   `| ast-grep scan | ${fmt(astMs)} | | ${astMatches} panic!/unreachable!/todo!/unimplemented! matches (ours: ${ourMacroSites}) |`,
-  ...(bump.length ? [`| SHA bump | ${fmt(median(bump.map((r) => r.wallMs)))} | ${mib(median(bump.map((r) => r.maxRssKb)))} | ${bump[0]!.filesParsed} parsed, ${bump[0]!.filesReused} reused |`] : []),
+  ...(bump.length ? [`| SHA bump | ${fmt(median(bump.map((r) => r.wallMs)))} | ${mib(median(bump.map((r) => r.maxRssKb)))} | ${bump[0]!.filesParsed} parsed, ${bump[0]!.filesReused} reused, ${bump[0]!.analysisCarried} of ${bump[0]!.records} analyses carried over |`] : []),
   "",
   `full / ast-grep: ${(fullMs / astMs).toFixed(2)}×` + (bump.length ? `; bump / full: ${(median(bump.map((r) => r.wallMs)) / fullMs).toFixed(2)}×` : ""),
   ...(growth.length

@@ -1,8 +1,12 @@
 /**
- * One measured pipeline run: `node dist/bench/child.js <config> <sha> <source>`. Prints one JSON
- * line: counts, peak RSS of the whole process (all threads) and when each progress line came.
+ * One measured pipeline run: `node dist/bench/child.js <config> <sha> <source> [threads]`. Runs the
+ * command users run (`error-catalog run`, the bundled CLI) in this process and prints one JSON
+ * line: the new version's counts, peak RSS of the whole process (all threads) and when each
+ * progress line came.
  */
-import { run } from "../pipeline/run.js";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Config, Manifest, VersionsIndex } from "../pipeline/schema-types.generated.js";
 
 export interface ChildReport {
   readonly wallMs: number;
@@ -13,15 +17,30 @@ export interface ChildReport {
   readonly sites: number;
   readonly records: number;
   readonly sitesByKind: Partial<Record<string, number>>;
+  readonly analysisCarried: number;
   /** Progress lines with the milliseconds since the process started. */
   readonly stages: readonly [string, number][];
 }
 
-const [configPath, sha, source] = process.argv.slice(2);
+const [configPath, sha, source, threads] = process.argv.slice(2) as [string, string, string, string | undefined];
 const stages: [string, number][] = [["start", Math.round(performance.now())]];
-const result = await run({ configPath, sha, source, force: true, log: (line) => stages.push([line.split(" ").slice(0, 2).join(" "), Math.round(performance.now())]) });
+// Note: the CLI reports progress as lines on stderr (plain lines: stderr is a pipe here).
+const write = process.stderr.write.bind(process.stderr);
+process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+  for (const line of String(chunk).split("\n")) if (line !== "") stages.push([line.split(" ").slice(0, 2).join(" "), Math.round(performance.now())]);
+  return write(chunk, ...rest);
+}) as typeof process.stderr.write;
+const cli = path.join(path.dirname(new URL(import.meta.url).pathname), "..", "pipeline", "cli.bundle.js");
+const { main } = (await import(cli)) as typeof import("../pipeline/cli.js");
+const code = await main(["run", "--config", configPath, "--sha", sha, "--source", source, "--force", ...(threads ? ["--threads", threads] : [])]);
 stages.push(["done", Math.round(performance.now())]);
-const c = result.manifest!.counts;
+if (code !== 0) process.exit(code);
+
+const config = JSON.parse(readFileSync(configPath, "utf8")) as Config;
+const repoOut = path.join(path.dirname(configPath), config.output, ...config.targets[0]!.repo.split("/"));
+const index = JSON.parse(readFileSync(path.join(repoOut, "versions.json"), "utf8")) as VersionsIndex;
+const manifest = JSON.parse(readFileSync(path.join(repoOut, index.versions.at(-1)!.version, "manifest.json"), "utf8")) as Manifest;
+const c = manifest.counts;
 const report: ChildReport = {
   wallMs: performance.now(),
   maxRssKb: process.resourceUsage().maxRSS,
@@ -31,6 +50,7 @@ const report: ChildReport = {
   sites: c.sites,
   records: c.records,
   sitesByKind: c.sitesByKind,
+  analysisCarried: manifest.analysis?.staticCarried ?? 0,
   stages,
 };
 process.stdout.write(`${JSON.stringify(report)}\n`);
