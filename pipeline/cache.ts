@@ -1,12 +1,13 @@
 /**
  * The extraction cache: what extraction found in each file, kept between runs so a run at a new
  * SHA parses only the files whose blobs changed. Effects: the file system, at the edges only
- * (`loadExtractCache` once before extraction, `saveExtractCache` once after a successful run);
- * everything in between is plain data.
+ * (`loadExtractCache` once before extraction; `openCacheWriter`, whose file is written during
+ * extraction and renamed into place after a successful run); everything in between is plain data.
  *
  * Layout: one JSON Lines file per repository, `<cacheDir>/extract/<owner>+<name>.jsonl`: a first
- * line with the extractor version and repository, then one line per path of the last tree a run
- * saw. Note: lines, so that neither saving nor loading builds one string of the whole cache.
+ * line with the extractor version, the repository and the commit of the tree, then one line per
+ * path of that tree, in tree order. Note: lines, so that neither saving nor loading builds one
+ * string of the whole cache.
  *
  * Note: an entry is used only when both the path and the blob id match. Sites carry their path
  * and a context derived from it (`tests/`, `benches/`, …), so the same blob under another path
@@ -16,10 +17,9 @@
  * Note: the cache keeps the entries of the newest tree only, so it stays the size of one tree;
  * going back to an older SHA parses again what differs.
  */
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
-import type { FileSites } from "./types.js";
-import { replaceFile } from "./write.js";
+import type { FileSites, Site, SiteFacts } from "./types.js";
 
 /**
  * What extraction found in one file (as `extractFile` returned it, before `applyTestModules`),
@@ -92,28 +92,86 @@ export function lookup(cache: ExtractCache, file: { readonly path: string; reado
   return { path: file.path, ...entry };
 }
 
-/** The entry to keep for one file's extraction. Pure. */
-export function entryOf(result: FileSites): CachedFile {
-  const { path: _path, ...entry } = result;
-  return entry;
-}
-
 /**
- * Writes the cache atomically (temporary file, then rename): entries sorted by path, so the
- * file is the same for the same tree. Creates the folder when needed.
+ * The cache file of the tree being extracted, written while the run goes: entries go to a
+ * temporary file beside the cache as they come, in tree order (so the file is the same for the
+ * same tree), and `commit` flushes it and renames it into place once the run has succeeded.
+ * Note: facts are the bulk of an entry, and only a record's first site lends it its facts; so
+ * the run keeps sites without facts and reads back (`factsOf`) those it needs. Memory then
+ * does not grow with the tree's facts.
  */
-export async function saveExtractCache(file: string, repo: string, cache: ExtractCache): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  await replaceFile(file, cacheLines(repo, cache));
+export interface CacheWriter {
+  /** Appends one file's entry (files in tree order). */
+  add(result: FileSites): Promise<void>;
+  /** The facts of these sites as written (sites of files added, matched by path, line and column). */
+  factsOf(sites: readonly Site[]): Promise<Map<Site, SiteFacts>>;
+  /** Flushes the file to disk and renames it over the cache. */
+  commit(): Promise<void>;
+  /** Removes the temporary file (a failed run leaves the old cache as it was). */
+  discard(): Promise<void>;
 }
 
-/** The cache file's text in parts of about 1 MiB: the header line, then one line per path, sorted. */
-function* cacheLines(repo: string, cache: ExtractCache): Generator<string> {
-  const header: CacheHeader = { extractorVersion: cache.extractorVersion, includeTestCode: cache.includeTestCode, repo, ...(cache.sha === null ? {} : { sha: cache.sha }) };
-  let part = `${JSON.stringify(header)}\n`;
-  for (const key of [...cache.entries.keys()].sort()) {
-    part += `${JSON.stringify({ path: key, ...cache.entries.get(key)! })}\n`;
-    if (part.length > 1 << 20) (yield part, (part = ""));
-  }
-  yield part;
+/** Starts writing the cache of `sha`'s tree to a temporary file beside `file` (made with its folder). */
+export async function openCacheWriter(file: string, header: { readonly repo: string; readonly sha: string; readonly extractorVersion: number; readonly includeTestCode: boolean }): Promise<CacheWriter> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.tmp-${process.pid}`;
+  const handle = await open(tmp, "w+");
+  const where = new Map<string, { readonly at: number; readonly length: number }>();
+  let written = 0;
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let closed = false;
+  const flush = async () => {
+    if (pendingBytes === 0) return;
+    const data = Buffer.concat(pending, pendingBytes);
+    (pending = []), (pendingBytes = 0);
+    await handle.write(data, 0, data.length, written);
+    written += data.length;
+  };
+  const append = async (line: string, filePath: string | null) => {
+    const bytes = Buffer.from(`${line}\n`, "utf8");
+    if (filePath !== null) where.set(filePath, { at: written + pendingBytes, length: bytes.length - 1 });
+    pending.push(bytes);
+    pendingBytes += bytes.length;
+    if (pendingBytes >= 1 << 20) await flush();
+  };
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await handle.close();
+  };
+  const line: CacheHeader = { extractorVersion: header.extractorVersion, includeTestCode: header.includeTestCode, repo: header.repo, sha: header.sha };
+  await append(JSON.stringify(line), null);
+  return {
+    add: (result) => append(JSON.stringify(result), result.path),
+    async factsOf(sites) {
+      await flush();
+      const out = new Map<Site, SiteFacts>();
+      const byPath = new Map<string, Site[]>();
+      for (const s of sites) byPath.set(s.path, [...(byPath.get(s.path) ?? []), s]);
+      for (const [filePath, wanted] of byPath) {
+        const span = where.get(filePath);
+        if (span === undefined) continue;
+        const buffer = Buffer.alloc(span.length);
+        await handle.read(buffer, 0, span.length, span.at);
+        const entry = JSON.parse(buffer.toString("utf8")) as FileSites;
+        for (const s of wanted) {
+          const found = entry.sites.find((e) => e.line === s.line && e.column === s.column && e.kind === s.kind);
+          if (found?.facts) out.set(s, found.facts);
+        }
+      }
+      return out;
+    },
+    async commit() {
+      await flush();
+      await handle.sync();
+      await close();
+      await rename(tmp, file);
+    },
+    async discard() {
+      await close().catch(() => {});
+      await rm(tmp, { force: true }).catch(() => {});
+    },
+  };
 }
+

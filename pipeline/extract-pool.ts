@@ -52,7 +52,9 @@ function inThread(options: ExtractOptions): ExtractPool {
       const pending = triage(files, results);
       parser ??= createParser();
       for (const [k, i] of pending.entries()) {
-        results[i] = extractFile(files[i]!, parser, options);
+        // Note: copied, as a worker's answer is: the sites' strings are slices of the file's text
+        //   and would otherwise keep the whole text alive as long as the result.
+        results[i] = structuredClone(extractFile(files[i]!, parser, options));
         if (k % 32 === 31) {
           progress?.(files.length - pending.length + k + 1);
           // Note: tree-sitter frees trees only when the event loop turns; yielding keeps memory flat.

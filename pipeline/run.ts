@@ -8,8 +8,8 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { ANALYZER_VERSION, analyzeStage } from "./analyze/stage.js";
-import { buildEnvelopes, type Excerpt, excerptPaths } from "./build.js";
-import { entryOf, type ExtractCache, extractCachePath, loadExtractCache, lookup, saveExtractCache } from "./cache.js";
+import { buildEnvelopes, type Excerpt, excerptPaths, groupSites } from "./build.js";
+import { type CacheWriter, type ExtractCache, extractCachePath, loadExtractCache, lookup, openCacheWriter } from "./cache.js";
 import { loadConfig, resolveTarget } from "./config.js";
 import { PipelineError } from "./errors.js";
 import { applyTestModules, EXTRACTOR_VERSION } from "./extract.js";
@@ -109,63 +109,82 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   if (carry && loadedCache.cache.sha === newest.sha) {
     for (const e of listing.entries) if (loadedCache.cache.entries.get(e.path)?.blob === e.blob) unchanged.add(e.path);
   }
-  const reader = openBlobReader(fetched.gitDir);
-  let extraction: Extraction;
-  let results: FileSites[];
-  let catalogued: Site[];
-  let previous: Map<string, Envelope>;
-  let texts: Map<string, string>;
-  let excerptAt: (path: string, line: number) => Excerpt | undefined;
+  // Note: a cache that cannot be written costs the next run time, not this run: facts stay in memory.
+  const writer = await openCacheWriter(cacheFile, { repo: target.repo, sha: target.sha, extractorVersion: EXTRACTOR_VERSION, includeTestCode: config.includeTestCode }).catch((error: Error) => {
+    log(`could not write the extraction cache ${cacheFile}: ${error.message}`);
+    return null;
+  });
   try {
-    extraction = await extractTree(listing.entries, loadedCache.cache, target.sha, reader, options.threads, options.progress);
-    log(`extracted ${listing.entries.length} files: ${extraction.parsed} parsed, ${extraction.reused} reused from the cache`);
-    results = applyTestModules(extraction.results);
-    catalogued = results.flatMap((r) => r.sites).filter((s) => s.runtime !== null && (config.includeTestCode || s.context === "library"));
-    previous = await previousRead;
-    // An excerpt of an unchanged file at the line of a previous record is that record's.
-    const kept = new Map<string, Excerpt>();
-    if (unchanged.size > 0) {
-      for (const { record: r } of previous.values()) if (unchanged.has(r.filePath)) kept.set(`${r.filePath}:${r.lineNumber}`, { code: r.sourceCode, start: r.sourceCodeStart, end: r.sourceCodeEnd });
-    }
-    excerptAt = (p, line) => kept.get(`${p}:${line}`);
-    // Note: only the files that hold a record's first site, and whose excerpts cannot be carried over, are read again.
-    const paths = excerptPaths(catalogued, (p, line) => excerptAt(p, line) !== undefined);
-    const blobOf = new Map(listing.entries.map((e) => [e.path, e.blob]));
-    const read = await reader.read(paths.map((p) => blobOf.get(p)!));
-    texts = new Map(paths.map((p, i) => [p, read[i]!]));
-  } finally {
-    await reader.close();
-  }
-  const sites = results.flatMap((r) => r.sites);
-
-  const built = buildEnvelopes({ repo: target.repo, sha: target.sha, contextLines: config.contextLines, sites: catalogued, textOf: (p) => texts.get(p) ?? "", excerptAt, now });
-  const { envelopes, counts: analysis } = await analyzeStage({ envelopes: built, sites: catalogued, now, previous, carry, ...(config.analysis?.llm ? { llm: config.analysis.llm } : {}), cacheDir, log });
-
-  const version = await nextVersionName(outDir, target.repo, index, target.sha);
-  const manifest: Manifest = {
-    repo: target.repo,
-    sha: target.sha,
-    parentSha: newest?.sha ?? null,
-    version,
-    datasetVersion: now,
-    schemaVersion: 2,
-    pipelineVersion: PIPELINE_VERSION,
-    configHash,
-    counts: countSites(listing, results, sites, config.includeTestCode, envelopes.length, extraction),
-    analysis,
-  };
-  const entry: VersionEntry = { version, sha: target.sha, parent: newest?.version ?? null, datasetVersion: now, records: envelopes.length, configHash, pipelineVersion: PIPELINE_VERSION };
-
-  assertValid(envelopes, manifest, entry, target.repo, index.versions);
-  const dir = await writeVersion(outDir, { manifest, envelopes }, entry);
-  log(`wrote ${envelopes.length} records to ${dir}`);
-  try {
-    await saveExtractCache(cacheFile, target.repo, extraction.cache);
+    const written = await produce();
+    await writer?.commit().catch((error: Error) => log(`could not save the extraction cache ${cacheFile}: ${error.message}`));
+    return written;
   } catch (error) {
-    // Note: the version is written; a cache that could not be saved only costs the next run time.
-    log(`could not save the extraction cache ${cacheFile}: ${(error as Error).message}`);
+    await writer?.discard();
+    throw error;
   }
-  return { status: "written", repo: target.repo, version, dir, manifest };
+
+  /** Everything from reading the tree to writing the version; the cache is committed after it. */
+  async function produce(): Promise<RunResult> {
+    const reader = openBlobReader(fetched.gitDir);
+    let extraction: Extraction;
+    let results: FileSites[];
+    let catalogued: Site[];
+    let previous: Map<string, Envelope>;
+    let texts: Map<string, string>;
+    let excerptAt: (path: string, line: number) => Excerpt | undefined;
+    try {
+      extraction = await extractTree(listing.entries, loadedCache.cache, writer, reader, options.threads, options.progress);
+      log(`extracted ${listing.entries.length} files: ${extraction.parsed} parsed, ${extraction.reused} reused from the cache`);
+      results = applyTestModules(extraction.results);
+      catalogued = results.flatMap((r) => r.sites).filter((s) => s.runtime !== null && (config.includeTestCode || s.context === "library"));
+      if (writer !== null) {
+        // The facts of each record's first site (the only ones the analysis reads), back from the cache file.
+        const facts = await writer.factsOf([...groupSites(catalogued).values()].map((group) => group[0]!));
+        catalogued = catalogued.map((s) => {
+          const f = facts.get(s);
+          return f === undefined ? s : { ...s, facts: f };
+        });
+      }
+      previous = await previousRead;
+      // An excerpt of an unchanged file at the line of a previous record is that record's.
+      const kept = new Map<string, Excerpt>();
+      if (unchanged.size > 0) {
+        for (const { record: r } of previous.values()) if (unchanged.has(r.filePath)) kept.set(`${r.filePath}:${r.lineNumber}`, { code: r.sourceCode, start: r.sourceCodeStart, end: r.sourceCodeEnd });
+      }
+      excerptAt = (p, line) => kept.get(`${p}:${line}`);
+      // Note: only the files that hold a record's first site, and whose excerpts cannot be carried over, are read again.
+      const paths = excerptPaths(catalogued, (p, line) => excerptAt(p, line) !== undefined);
+      const blobOf = new Map(listing.entries.map((e) => [e.path, e.blob]));
+      const read = await reader.read(paths.map((p) => blobOf.get(p)!));
+      texts = new Map(paths.map((p, i) => [p, read[i]!]));
+    } finally {
+      await reader.close();
+    }
+    const sites = results.flatMap((r) => r.sites);
+
+    const built = buildEnvelopes({ repo: target.repo, sha: target.sha, contextLines: config.contextLines, sites: catalogued, textOf: (p) => texts.get(p) ?? "", excerptAt, now });
+    const { envelopes, counts: analysis } = await analyzeStage({ envelopes: built, sites: catalogued, now, previous, carry, ...(config.analysis?.llm ? { llm: config.analysis.llm } : {}), cacheDir, log });
+
+    const version = await nextVersionName(outDir, target.repo, index, target.sha);
+    const manifest: Manifest = {
+      repo: target.repo,
+      sha: target.sha,
+      parentSha: newest?.sha ?? null,
+      version,
+      datasetVersion: now,
+      schemaVersion: 2,
+      pipelineVersion: PIPELINE_VERSION,
+      configHash,
+      counts: countSites(listing, results, sites, config.includeTestCode, envelopes.length, extraction),
+      analysis,
+    };
+    const entry: VersionEntry = { version, sha: target.sha, parent: newest?.version ?? null, datasetVersion: now, records: envelopes.length, configHash, pipelineVersion: PIPELINE_VERSION };
+
+    assertValid(envelopes, manifest, entry, target.repo, index.versions);
+    const dir = await writeVersion(outDir, { manifest, envelopes }, entry);
+    log(`wrote ${envelopes.length} records to ${dir}`);
+    return { status: "written", repo: target.repo, version, dir, manifest };
+  }
 }
 
 /** A hash of what in the config shapes the dataset (not the source url: any clone gives the same data). */
@@ -179,10 +198,8 @@ export function hashConfig(config: Config, target: Target): string {
 
 /** What extraction of a whole tree gave, and how much of it came from the cache. */
 interface Extraction {
-  /** Per-file sites before `applyTestModules`, in tree order. */
+  /** Per-file sites before `applyTestModules`, in tree order; without facts when `writer` has them. */
   readonly results: FileSites[];
-  /** The cache for the next run: one entry per file of this tree. */
-  readonly cache: ExtractCache;
   /** Files parsed with tree-sitter in this run. */
   readonly parsed: number;
   /** Files taken from the cache. */
@@ -192,9 +209,10 @@ interface Extraction {
 /**
  * Extracts every file, taking what it can from `cache` (path and blob must match) and sending
  * the rest to the parse threads. Blobs are streamed from `reader` in parts, so only a part's
- * texts are in memory at a time.
+ * texts are in memory at a time; each result goes to the cache `writer` in tree order as soon as
+ * it and the files before it are done, and is kept without its facts (null writer: kept whole).
  */
-async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, sha: string, reader: BlobReader, threads: number | undefined, progress: RunOptions["progress"]): Promise<Extraction> {
+async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, writer: CacheWriter | null, reader: BlobReader, threads: number | undefined, progress: RunOptions["progress"]): Promise<Extraction> {
   const results: (FileSites | null)[] = entries.map((e) => lookup(cache, e));
   const misses = entries.flatMap((_, i) => (results[i] === null ? [i] : []));
   const reused = entries.length - misses.length;
@@ -202,12 +220,22 @@ async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, s
   //   own start and JIT warm-up (about 0.3 s here), more than it saves on a tree of burn's size
   //   (1705 files: 1.25 s on one thread against 1.37 s on two; 4 times burn: 3.2 s against 3.1 s).
   const pool = startPool(threads ?? (misses.length >= WORKER_FILES ? undefined : 1), { includeTestCode: cache.includeTestCode });
+  /** Results up to this index have gone to the writer. */
+  let next = 0;
+  const handOver = async (through: number) => {
+    for (; next <= through; next++) {
+      const r = results[next]!;
+      if (writer === null) continue;
+      await writer.add(r);
+      results[next] = { ...r, sites: r.sites.map((s) => keptOf(s, cache.includeTestCode)) };
+    }
+  };
   try {
     let done = reused;
     let parsed = 0;
     // Note: parts are read from git one after another and handed to the threads at once; at most
     // two parts' texts are alive, so memory does not grow with the size of the tree.
-    const inFlight: Promise<void>[] = [];
+    const inFlight: { readonly last: number; readonly done: Promise<void> }[] = [];
     for (let k = 0; k < misses.length; k += PART_FILES) {
       const part = misses.slice(k, k + PART_FILES);
       const texts = await reader.read(part.map((i) => entries[i]!.blob));
@@ -223,16 +251,33 @@ async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, s
           fresh.forEach((r, j) => (results[part[j]!] = r));
           parsed += fresh.filter((r) => r.parsed).length;
         });
-      inFlight.push(extracting);
-      if (inFlight.length >= 2) await inFlight.shift();
+      inFlight.push({ last: part.at(-1)!, done: extracting });
+      if (inFlight.length >= 2) {
+        const oldest = inFlight.shift()!;
+        await oldest.done;
+        await handOver(oldest.last);
+      }
     }
-    await Promise.all(inFlight);
-    const all = results.map((r) => r!);
-    const cacheOut: ExtractCache = { extractorVersion: cache.extractorVersion, includeTestCode: cache.includeTestCode, sha, entries: new Map(all.map((r) => [r.path, entryOf(r)])) };
-    return { results: all, cache: cacheOut, parsed, reused };
+    for (const { last, done: extracting } of inFlight) {
+      await extracting;
+      await handOver(last);
+    }
+    await handOver(entries.length - 1);
+    return { results: results.map((r) => r!), parsed, reused };
   } finally {
     await pool.close();
   }
+}
+
+/**
+ * What the run keeps of a site once the cache file has it whole: no facts (a record's first site
+ * gets its facts back from the file), and for a site that can never be catalogued (test, bench or
+ * example code, unless catalogued), only what the counts read: its message and runtime parts go.
+ * Note: most sites are test code; so memory grows with the tree by a few small objects per site.
+ */
+function keptOf(site: Site, includeTestCode: boolean): Site {
+  if (!includeTestCode && site.context !== "library") return site.message === null && site.runtime === null && site.facts == null ? site : { ...site, message: null, runtime: null, facts: null };
+  return site.facts == null ? site : { ...site, facts: null };
 }
 
 /** From how many files to extract on, parse threads are started (unless `threads` says). */

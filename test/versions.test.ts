@@ -233,6 +233,45 @@ describe("regeneration at a new SHA", () => {
   });
 });
 
+describe("the extraction cache file", () => {
+  const cacheFile = (ws: { dir: string }) => extractCachePath(path.join(ws.dir, "cache"), REPO);
+
+  test("is the same bytes for the same tree, on one thread or two, and names its tree", async () => {
+    const one = workspace();
+    await at(one, SHA2, T1, { threads: 1 });
+    const two = workspace();
+    await at(two, SHA2, T1, { threads: 2 });
+    const text = readFileSync(cacheFile(one), "utf8");
+    assert.equal(readFileSync(cacheFile(two), "utf8"), text);
+    assert.equal((JSON.parse(text.split("\n")[0]!) as { sha: string }).sha, SHA2);
+  });
+
+  test("a failed run leaves it as it was, with no temporary file beside it", async () => {
+    const ws = workspace();
+    await at(ws, SHA1, T1);
+    const before = readFileSync(cacheFile(ws));
+    const blocker = path.join(ws.repoOut, `versions.json.tmp-${process.pid}`);
+    mkdirSync(blocker);
+    await assert.rejects(at(ws, SHA2, T2));
+    rmSync(blocker, { recursive: true });
+    assert.deepEqual(readFileSync(cacheFile(ws)), before);
+    assert.deepEqual(readdirSync(path.dirname(cacheFile(ws))), [path.basename(cacheFile(ws))]);
+  });
+
+  test("one that cannot be written costs the next run a parse, not this run", async () => {
+    const ws = workspace();
+    await at(ws, SHA1, T1);
+    const before = readFileSync(cacheFile(ws));
+    mkdirSync(`${cacheFile(ws)}.tmp-${process.pid}`);
+    const lines: string[] = [];
+    const v2 = await at(ws, SHA2, T2, { log: (l) => lines.push(l) });
+    assert.ok(lines.some((l) => l.startsWith("could not write the extraction cache")), lines.join("\n"));
+    assert.deepEqual(readFileSync(cacheFile(ws)), before, "the cache is left at SHA1's tree");
+    const fresh = await at(workspace(), SHA2, T2);
+    assert.equal(normalised(readFileSync(path.join(v2.dir, "records.jsonl"), "utf8")), normalised(readFileSync(path.join(fresh.dir, "records.jsonl"), "utf8")));
+  });
+});
+
 describe("interrupted write", () => {
   test("a failure while replacing the index leaves the index and earlier versions byte-identical", async () => {
     const ws = workspace();
