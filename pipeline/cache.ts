@@ -148,7 +148,11 @@ export async function openCacheWriter(file: string, header: { readonly repo: str
       await flush();
       const out = new Map<Site, SiteFacts>();
       const byPath = new Map<string, Site[]>();
-      for (const s of sites) byPath.set(s.path, [...(byPath.get(s.path) ?? []), s]);
+      for (const s of sites) {
+        const list = byPath.get(s.path);
+        if (list === undefined) byPath.set(s.path, [s]);
+        else list.push(s);
+      }
       for (const [filePath, wanted] of byPath) {
         const span = where.get(filePath);
         if (span === undefined) continue;

@@ -451,11 +451,11 @@ export interface ManifestCounts {
   filesRead: number;
   /** Files excluded by the globs or not `.rs`. */
   filesSkipped: number;
-  /** Files parsed with tree-sitter in this run; files taken from the extraction cache and files without candidate text are not parsed. */
+  /** Files parsed with tree-sitter in this run, in whole or only the items that can hold a catalogued site (and their callers); files taken from the extraction cache, files without candidate text and files whose candidates are all in code that is not catalogued (read by the lexer) are not parsed. */
   filesParsed: number;
   /** Files whose sites were taken from the extraction cache (same path and blob id as in an earlier run, same extractor version). */
   filesReused: number;
-  /** Files whose syntax tree has ERROR or MISSING nodes (their sites are still extracted). */
+  /** Files whose syntax tree, over the part parsed, has ERROR or MISSING nodes (their sites are still extracted). */
   filesWithParseErrors: number;
   /** Paths of the files with parse errors, sorted. */
   parseErrorFiles: string[];
