@@ -1,12 +1,14 @@
 /**
- * A file's layout as one lexer pass sees it: its top-level items, and for each panic candidate
- * whether it is code and what encloses it (an attribute, a `macro_rules!` matcher, a macro's
- * token tree, functions). Pure: text in, plain data out.
+ * A file's layout as one lexer pass sees it: its items (at the top level and in `impl`, `trait`
+ * and `mod` bodies), and for each panic candidate whether it is code and what encloses it (an
+ * attribute, a `macro_rules!` matcher, a macro's token tree, functions). Pure: text in, plain
+ * data out.
  *
- * Note: this is what lets extraction parse only part of a file. Only the top-level items that
- * can hold a catalogued site (and the items that call their functions) are handed to tree-sitter,
- * as included ranges; a site in any other item is test code by its item's attributes or by its
- * path, and what it needs (is it code, in which macro, what stands before it) is read here.
+ * Note: this is what lets extraction parse only part of a file. Only the items that can hold a
+ * catalogued site (and the items that call their functions) are handed to tree-sitter, as
+ * included ranges with the headers of the bodies around them; a site in any other item is test
+ * code by its items' attributes or by its path, and what it needs (is it code, in which macro,
+ * what stands before it) is read here.
  */
 import { charEnd, isSpace, lexString } from "./tokens.js";
 
@@ -130,7 +132,7 @@ export function layoutOf(text: string, hits: readonly Hit[], isTest: (attribute:
   const top: Frame = { kind: PLAIN, list: topList, close: 0, from: 0, inner: false, fn: null, pendingFn: null, fnNext: false };
   let frame = top;
   let innerTest = false;
-  // The previous significant token: its kind, text (identifiers), character (punctuation), end.
+  // The previous significant token: its kind, start, character (punctuation) and end.
   let prev = PREV_NONE;
   let prevStart = 0;
   let prevChar = 0;

@@ -233,12 +233,16 @@ async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, w
   try {
     let done = reused;
     let parsed = 0;
-    // Note: parts are read from git one after another and handed to the threads at once; at most
-    // two parts' texts are alive, so memory does not grow with the size of the tree.
+    // Note: parts are read from git one after another, the next asked for as soon as one arrives,
+    // and handed to the threads at once; at most three parts' texts are alive, so memory does not
+    // grow with the size of the tree.
     const inFlight: { readonly last: number; readonly done: Promise<void> }[] = [];
+    const readPart = (k: number) => (k < misses.length ? reader.read(misses.slice(k, k + PART_FILES).map((i) => entries[i]!.blob)) : Promise.resolve([]));
+    let nextTexts = readPart(0);
     for (let k = 0; k < misses.length; k += PART_FILES) {
       const part = misses.slice(k, k + PART_FILES);
-      const texts = await reader.read(part.map((i) => entries[i]!.blob));
+      const texts = await nextTexts;
+      nextTexts = readPart(k + PART_FILES);
       const files = part.map((i, j) => ({ ...entries[i]!, text: texts[j]! }));
       let reported = 0;
       const extracting = pool
