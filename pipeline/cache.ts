@@ -35,6 +35,8 @@ export interface ExtractCache {
   /** The commit whose tree the entries are of (null: unknown, an empty cache). */
   readonly sha: string | null;
   readonly entries: ReadonlyMap<string, CachedFile>;
+  /** Each entry's line as the file holds it: an entry carried into the next cache is written as it was read. */
+  readonly lines: ReadonlyMap<string, string>;
 }
 
 /** The first line of the file. */
@@ -52,7 +54,7 @@ export function extractCachePath(cacheDir: string, repo: string): string {
 
 /** An empty cache for `extractorVersion` and `includeTestCode`. */
 export function emptyCache(extractorVersion: number, includeTestCode = false): ExtractCache {
-  return { extractorVersion, includeTestCode, sha: null, entries: new Map() };
+  return { extractorVersion, includeTestCode, sha: null, entries: new Map(), lines: new Map() };
 }
 
 /**
@@ -74,12 +76,14 @@ export async function loadExtractCache(file: string, repo: string, extractorVers
     const header = JSON.parse(lines[0]!) as CacheHeader;
     if (header.extractorVersion !== extractorVersion || header.includeTestCode !== includeTestCode || header.repo !== repo) return { cache: empty, problem: null };
     const entries = new Map<string, CachedFile>();
+    const raw = new Map<string, string>();
     for (const line of lines.slice(1)) {
       if (line === "") continue;
       const { path: filePath, ...entry } = JSON.parse(line) as FileSites;
       entries.set(filePath, entry);
+      raw.set(filePath, line);
     }
-    return { cache: { extractorVersion, includeTestCode, sha: header.sha ?? null, entries }, problem: null };
+    return { cache: { extractorVersion, includeTestCode, sha: header.sha ?? null, entries, lines: raw }, problem: null };
   } catch (error) {
     return { cache: empty, problem: `ignoring the damaged extraction cache ${file}: ${(error as Error).message}` };
   }
@@ -101,8 +105,8 @@ export function lookup(cache: ExtractCache, file: { readonly path: string; reado
  * does not grow with the tree's facts.
  */
 export interface CacheWriter {
-  /** Appends one file's entry (files in tree order). */
-  add(result: FileSites): Promise<void>;
+  /** Appends one file's entry (files in tree order); `line`, when given, is its JSON text as read from the old cache. */
+  add(result: FileSites, line?: string): Promise<void>;
   /** The facts of these sites as written (sites of files added, matched by path, line and column). */
   factsOf(sites: readonly Site[]): Promise<Map<Site, SiteFacts>>;
   /** Flushes the file to disk and renames it over the cache. */
@@ -143,7 +147,7 @@ export async function openCacheWriter(file: string, header: { readonly repo: str
   const line: CacheHeader = { extractorVersion: header.extractorVersion, includeTestCode: header.includeTestCode, repo: header.repo, sha: header.sha };
   await append(JSON.stringify(line), null);
   return {
-    add: (result) => append(JSON.stringify(result), result.path),
+    add: (result, text) => append(text ?? JSON.stringify(result), result.path),
     async factsOf(sites) {
       await flush();
       const out = new Map<Site, SiteFacts>();

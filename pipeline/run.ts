@@ -138,8 +138,9 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       results = applyTestModules(extraction.results);
       catalogued = results.flatMap((r) => r.sites).filter((s) => s.runtime !== null && (config.includeTestCode || s.context === "library"));
       if (writer !== null) {
-        // The facts of each record's first site (the only ones the analysis reads), back from the cache file.
-        const facts = await writer.factsOf([...groupSites(catalogued).values()].map((group) => group[0]!));
+        // The facts of each record's first site (the only ones the analysis reads), back from the
+        // cache file where the run dropped them (sites extracted in this run).
+        const facts = await writer.factsOf([...groupSites(catalogued).values()].map((group) => group[0]!).filter((s) => s.facts == null));
         catalogued = catalogued.map((s) => {
           const f = facts.get(s);
           return f === undefined ? s : { ...s, facts: f };
@@ -215,6 +216,7 @@ interface Extraction {
 async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, writer: CacheWriter | null, reader: BlobReader, threads: number | undefined, progress: RunOptions["progress"]): Promise<Extraction> {
   const results: (FileSites | null)[] = entries.map((e) => lookup(cache, e));
   const misses = entries.flatMap((_, i) => (results[i] === null ? [i] : []));
+  const fresh = new Set(misses);
   const reused = entries.length - misses.length;
   // Note: below a few thousand files the calling thread parses them all: a parse thread costs its
   //   own start and JIT warm-up (about 0.3 s here), more than it saves on a tree of burn's size
@@ -226,6 +228,13 @@ async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, w
     for (; next <= through; next++) {
       const r = results[next]!;
       if (writer === null) continue;
+      // Note: an entry taken from the cache is written as it was read, and kept whole: the loaded
+      //   cache holds it anyway. A fresh one is kept without what the run does not need.
+      const line = fresh.has(next) ? undefined : cache.lines.get(r.path);
+      if (line !== undefined) {
+        await writer.add(r, line);
+        continue;
+      }
       await writer.add(r);
       results[next] = { ...r, sites: r.sites.map((s) => keptOf(s, cache.includeTestCode)) };
     }
