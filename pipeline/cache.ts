@@ -106,7 +106,7 @@ export function lookup(cache: ExtractCache, file: { readonly path: string; reado
  */
 export interface CacheWriter {
   /** Appends one file's entry (files in tree order); `line`, when given, is its JSON text as read from the old cache. */
-  add(result: FileSites, line?: string): Promise<void>;
+  add(result: FileSites, line?: string): void;
   /** The facts of these sites as written (sites of files added, matched by path, line and column). */
   factsOf(sites: readonly Site[]): Promise<Map<Site, SiteFacts>>;
   /** Flushes the file to disk and renames it over the cache. */
@@ -121,23 +121,33 @@ export async function openCacheWriter(file: string, header: { readonly repo: str
   const tmp = `${file}.tmp-${process.pid}`;
   const handle = await open(tmp, "w+");
   const where = new Map<string, { readonly at: number; readonly length: number }>();
-  let written = 0;
-  let pending: Buffer[] = [];
+  /** Bytes given to the file so far (written or being written), and the lines waiting for the next write. */
+  let offset = 0;
+  let pending: string[] = [];
   let pendingBytes = 0;
+  /** The writes, one after another. */
+  let writing: Promise<unknown> = Promise.resolve();
   let closed = false;
-  const flush = async () => {
-    if (pendingBytes === 0) return;
-    const data = Buffer.concat(pending, pendingBytes);
+  // Note: lines are joined and written about 1 MiB at a time, without waiting: adding a line is
+  //   synchronous, and what reads the file (`factsOf`, `commit`) waits for the writes first.
+  const flush = () => {
+    if (pendingBytes === 0) return writing;
+    const data = Buffer.from(pending.join(""), "utf8");
+    const at = offset;
+    offset += pendingBytes;
     (pending = []), (pendingBytes = 0);
-    await handle.write(data, 0, data.length, written);
-    written += data.length;
+    writing = writing.then(() => handle.write(data, 0, data.length, at));
+    // Note: a failed write is reported where the file is next read or committed, not as an unhandled rejection.
+    writing.catch(() => {});
+    return writing;
   };
-  const append = async (line: string, filePath: string | null) => {
-    const bytes = Buffer.from(`${line}\n`, "utf8");
-    if (filePath !== null) where.set(filePath, { at: written + pendingBytes, length: bytes.length - 1 });
-    pending.push(bytes);
-    pendingBytes += bytes.length;
-    if (pendingBytes >= 1 << 20) await flush();
+  const append = (line: string, filePath: string | null) => {
+    const text = `${line}\n`;
+    const bytes = Buffer.byteLength(text, "utf8");
+    if (filePath !== null) where.set(filePath, { at: offset + pendingBytes, length: bytes - 1 });
+    pending.push(text);
+    pendingBytes += bytes;
+    if (pendingBytes >= 1 << 20) void flush();
   };
   const close = async () => {
     if (closed) return;
@@ -145,7 +155,7 @@ export async function openCacheWriter(file: string, header: { readonly repo: str
     await handle.close();
   };
   const line: CacheHeader = { extractorVersion: header.extractorVersion, includeTestCode: header.includeTestCode, repo: header.repo, sha: header.sha };
-  await append(JSON.stringify(line), null);
+  append(JSON.stringify(line), null);
   return {
     add: (result, text) => append(text ?? JSON.stringify(result), result.path),
     async factsOf(sites) {
@@ -177,6 +187,7 @@ export async function openCacheWriter(file: string, header: { readonly repo: str
       await rename(tmp, file);
     },
     async discard() {
+      await writing.catch(() => {});
       await close().catch(() => {});
       await rm(tmp, { force: true }).catch(() => {});
     },

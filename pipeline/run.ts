@@ -140,7 +140,13 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       if (writer !== null) {
         // The facts of each record's first site (the only ones the analysis reads), back from the
         // cache file where the run dropped them (sites extracted in this run).
-        const facts = await writer.factsOf([...groupSites(catalogued).values()].map((group) => group[0]!).filter((s) => s.facts == null));
+        const firsts = [...groupSites(catalogued).values()].map((group) => group[0]!).filter((s) => s.facts == null);
+        const facts = await writer.factsOf(firsts).catch((error: Error) => {
+          throw new PipelineError("E_IO", `could not write the extraction cache ${cacheFile}, which holds the facts of this run's sites`, {
+            hint: "check that the cache folder is writable and the disk has room; earlier versions are untouched",
+            details: [error.message],
+          });
+        });
         catalogued = catalogued.map((s) => {
           const f = facts.get(s);
           return f === undefined ? s : { ...s, facts: f };
@@ -224,7 +230,7 @@ async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, w
   const pool = startPool(threads ?? (misses.length >= WORKER_FILES ? undefined : 1), { includeTestCode: cache.includeTestCode });
   /** Results up to this index have gone to the writer. */
   let next = 0;
-  const handOver = async (through: number) => {
+  const handOver = (through: number) => {
     for (; next <= through; next++) {
       const r = results[next]!;
       if (writer === null) continue;
@@ -232,10 +238,10 @@ async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, w
       //   cache holds it anyway. A fresh one is kept without what the run does not need.
       const line = fresh.has(next) ? undefined : cache.lines.get(r.path);
       if (line !== undefined) {
-        await writer.add(r, line);
+        writer.add(r, line);
         continue;
       }
-      await writer.add(r);
+      writer.add(r);
       results[next] = { ...r, sites: r.sites.map((s) => keptOf(s, cache.includeTestCode)) };
     }
   };
@@ -268,14 +274,14 @@ async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, w
       if (inFlight.length >= 2) {
         const oldest = inFlight.shift()!;
         await oldest.done;
-        await handOver(oldest.last);
+        handOver(oldest.last);
       }
     }
     for (const { last, done: extracting } of inFlight) {
       await extracting;
-      await handOver(last);
+      handOver(last);
     }
-    await handOver(entries.length - 1);
+    handOver(entries.length - 1);
     return { results: results.map((r) => r!), parsed, reused };
   } finally {
     await pool.close();
