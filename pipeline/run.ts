@@ -137,28 +137,9 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       log(`extracted ${listing.entries.length} files: ${extraction.parsed} parsed, ${extraction.reused} reused from the cache`);
       results = applyTestModules(extraction.results);
       catalogued = results.flatMap((r) => r.sites).filter((s) => s.runtime !== null && (config.includeTestCode || s.context === "library"));
-      if (writer !== null) {
-        // The facts of each record's first site (the only ones the analysis reads), back from the
-        // cache file where the run dropped them (sites extracted in this run).
-        const firsts = [...groupSites(catalogued).values()].map((group) => group[0]!).filter((s) => s.facts == null);
-        const facts = await writer.factsOf(firsts).catch((error: Error) => {
-          throw new PipelineError("E_IO", `could not write the extraction cache ${cacheFile}, which holds the facts of this run's sites`, {
-            hint: "check that the cache folder is writable and the disk has room; earlier versions are untouched",
-            details: [error.message],
-          });
-        });
-        catalogued = catalogued.map((s) => {
-          const f = facts.get(s);
-          return f === undefined ? s : { ...s, facts: f };
-        });
-      }
+      if (writer !== null) catalogued = await withFirstFacts(catalogued, writer, cacheFile);
       previous = await previousRead;
-      // An excerpt of an unchanged file at the line of a previous record is that record's.
-      const kept = new Map<string, Excerpt>();
-      if (unchanged.size > 0) {
-        for (const { record: r } of previous.values()) if (unchanged.has(r.filePath)) kept.set(`${r.filePath}:${r.lineNumber}`, { code: r.sourceCode, start: r.sourceCodeStart, end: r.sourceCodeEnd });
-      }
-      excerptAt = (p, line) => kept.get(`${p}:${line}`);
+      excerptAt = carriedExcerpts(previous, unchanged);
       // Note: only the files that hold a record's first site, and whose excerpts cannot be carried over, are read again.
       const paths = excerptPaths(catalogued, (p, line) => excerptAt(p, line) !== undefined);
       const blobOf = new Map(listing.entries.map((e) => [e.path, e.blob]));
@@ -201,6 +182,33 @@ export function hashConfig(config: Config, target: Target): string {
   const llm = config.analysis?.llm;
   const shape = { repo: target.repo, include: target.include, exclude: target.exclude, contextLines: config.contextLines, includeTestCode: config.includeTestCode, ...(llm?.enabled ? { llm: { endpoint: llm.endpoint, model: llm.model } } : {}) };
   return createHash("sha256").update(JSON.stringify(shape)).digest("hex").slice(0, 16);
+}
+
+/**
+ * The catalogued sites, each record's first site with its facts: read back from the cache file,
+ * where the run dropped them (sites extracted in this run; the analysis reads no others).
+ */
+async function withFirstFacts(catalogued: readonly Site[], writer: CacheWriter, cacheFile: string): Promise<Site[]> {
+  const firsts = [...groupSites(catalogued).values()].map((group) => group[0]!).filter((s) => s.facts == null);
+  const facts = await writer.factsOf(firsts).catch((error: Error) => {
+    throw new PipelineError("E_IO", `could not write the extraction cache ${cacheFile}, which holds the facts of this run's sites`, {
+      hint: "check that the cache folder is writable and the disk has room; earlier versions are untouched",
+      details: [error.message],
+    });
+  });
+  return catalogued.map((s) => {
+    const f = facts.get(s);
+    return f === undefined ? s : { ...s, facts: f };
+  });
+}
+
+/** The excerpts known without reading: in a file whose blob did not change, a previous record's at its line. Pure. */
+function carriedExcerpts(previous: ReadonlyMap<string, Envelope>, unchanged: ReadonlySet<string>): (path: string, line: number) => Excerpt | undefined {
+  const kept = new Map<string, Excerpt>();
+  if (unchanged.size > 0) {
+    for (const { record: r } of previous.values()) if (unchanged.has(r.filePath)) kept.set(`${r.filePath}:${r.lineNumber}`, { code: r.sourceCode, start: r.sourceCodeStart, end: r.sourceCodeEnd });
+  }
+  return (p, line) => kept.get(`${p}:${line}`);
 }
 
 /** What extraction of a whole tree gave, and how much of it came from the cache. */
