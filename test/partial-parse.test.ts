@@ -63,10 +63,14 @@ describe("partial parsing", () => {
     const result = extractFile({ path: "src/items.rs", blob: "0".repeat(40), text }, spy);
     assert.equal(ranges.length, 1, "one parse");
     const parsed = ranges[0]!.map((r) => text.slice(r.startIndex, r.endIndex)).join("");
-    for (const item of ["pub fn checked", "fn lifetimes", "impl Display for Wrapper", "pub fn r#match", "macro_rules! ensure", "pub fn after_tests", "fn helper"]) {
+    for (const item of ["pub fn checked", "fn lifetimes", "impl Display for Wrapper", "pub fn r#match", "macro_rules! ensure", "pub fn after_tests", "fn helper", "pub trait Checked", "mod outer {\n    mod inner {", "pub fn deep", "impl Wrapper\nwhere\n    Wrapper: Sized,\n{", "pub fn always"]) {
       assert.ok(parsed.includes(item), `${item} is parsed`);
     }
-    for (const item of ["mod tests", "fn top_level_test", "pub struct Wrapper", "static BRACES"]) assert.ok(!parsed.includes(item), `${item} is not parsed`);
+    // Test items, and items without a library site or a call of a function holding one, are not;
+    // nor are the test items inside the bodies parsed around a library site.
+    for (const item of ["mod tests", "fn top_level_test", "pub struct Wrapper", "static BRACES", "unsafe impl Send", "extern \"C\"", "fn test_helper", "fn only_in_tests", "pub mod std_only"]) {
+      assert.ok(!parsed.includes(item), `${item} is not parsed`);
+    }
     // The caller in `impl Display` and the one in a `#[cfg(test)] impl` are still found; the
     // one in `mod tests` is test code, which the facts leave out whether it is parsed or not.
     const checked = result.sites.find((s) => s.message === "n is over the limit: {n}");
