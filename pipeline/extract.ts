@@ -5,6 +5,10 @@
  * (`descendantForIndex`) instead of running a whole-tree query: the scan is cheap, files without
  * candidate text are never parsed, and a macro's name inside another macro's token tree (which
  * tree-sitter leaves as flat tokens) is found the same way as a real invocation.
+ * Note: only part of a file is parsed. A lexer pass (layout.ts) lays out its items; tree-sitter
+ * reads the items that may hold a library site and those calling their functions, and the
+ * lexer's view answers for candidates elsewhere (test code, never catalogued), with the same
+ * checks (`lexSite` mirrors `readSite`).
  */
 import Parser from "tree-sitter";
 import Rust from "tree-sitter-rust";
