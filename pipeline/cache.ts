@@ -59,8 +59,8 @@ export function emptyCache(extractorVersion: number, includeTestCode = false): E
 
 /**
  * Loads the cache file. Returns an empty cache when there is none, when it was written by
- * another extractor version or for another `includeTestCode`, or when it cannot be read (then `problem` says why: a damaged cache
- * costs a full parse, never a failed run).
+ * another extractor version or for another `includeTestCode`, or when it cannot be read (then
+ * `problem` says why: a damaged cache costs a full parse, never a failed run).
  */
 export async function loadExtractCache(file: string, repo: string, extractorVersion: number, includeTestCode = false): Promise<{ cache: ExtractCache; problem: string | null }> {
   const empty = emptyCache(extractorVersion, includeTestCode);

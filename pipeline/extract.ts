@@ -174,13 +174,11 @@ function rangesOf(layout: Layout, parse: ReadonlySet<Item>, lines: Lines): Parse
     if (last !== undefined && last[1] === start) last[1] = end;
     else spans.push([start, end]);
   };
-  /** Adds the ranges of `items`; true when any was added. */
-  const visit = (items: readonly Item[]): boolean => {
-    let any = false;
+  /** Adds the ranges of `items`, in order. */
+  const visit = (items: readonly Item[]) => {
     for (const item of items) {
       if (parse.has(item)) {
         add(item.start, item.end);
-        any = true;
         continue;
       }
       const body = item.body;
@@ -188,9 +186,7 @@ function rangesOf(layout: Layout, parse: ReadonlySet<Item>, lines: Lines): Parse
       add(item.start, body.preludeEnd);
       visit(body.items);
       add(body.close, item.end);
-      any = true;
     }
-    return any;
   };
   add(0, layout.preludeEnd);
   visit(layout.items);
