@@ -44,7 +44,10 @@ export interface RunOptions {
   readonly progress?: (stage: string, done: number, total: number) => void;
   /** The clock (tests pin it). */
   readonly now?: () => Date;
-  /** Parse threads (default: the machine's parallelism, at most 4); the output is the same for any number. */
+  /**
+   * Parse threads (default: the calling thread below 4096 files to extract, else the machine's
+   * parallelism, at most 4); the output is the same for any number.
+   */
   readonly threads?: number;
 }
 
@@ -60,7 +63,7 @@ export interface RunResult {
 
 /**
  * The pipeline's version, as written into manifests and compared for "up to date": the package
- * version, then the extractor's and the analyzer's (`0.1.0+x6.a1`).
+ * version, then the extractor's and the analyzer's (`0.1.0+x7.a1`).
  */
 export const PIPELINE_VERSION = `${(JSON.parse(readFileSync(path.join(packageRoot(), "package.json"), "utf8")) as { version: string }).version}+x${EXTRACTOR_VERSION}.a${ANALYZER_VERSION}`;
 
