@@ -16,8 +16,8 @@ export interface BuildInput {
   readonly sha: string;
   /** Lines of source kept on each side of a site. */
   readonly contextLines: number;
-  /** The sites to catalogue (those with a runtime message), in any order. */
-  readonly sites: readonly Site[];
+  /** The sites to catalogue, one group per record (`groupSites`). */
+  readonly groups: ReadonlyMap<string, readonly Site[]>;
   /** The text of a file of the tree, by path. */
   readonly textOf: (path: string) => string;
   /** An excerpt known without the text (carried over from the previous version), if any. */
@@ -43,8 +43,8 @@ export function groupSites(sites: readonly Site[]): Map<string, Site[]> {
  * The files whose text the records' excerpts come from (each record's first occurrence), less
  * those whose excerpts are `known` without it. Pure.
  */
-export function excerptPaths(sites: readonly Site[], known: (path: string, line: number) => boolean = () => false): string[] {
-  const firsts = [...groupSites(sites).values()].map((group) => group[0]!).filter((s) => !known(s.path, s.line));
+export function excerptPaths(groups: ReadonlyMap<string, readonly Site[]>, known: (path: string, line: number) => boolean = () => false): string[] {
+  const firsts = [...groups.values()].map((group) => group[0]!).filter((s) => !known(s.path, s.line));
   return [...new Set(firsts.map((s) => s.path))].sort();
 }
 
@@ -57,12 +57,11 @@ export interface Excerpt {
 
 /** The envelopes of the dataset, sorted by record id. */
 export function buildEnvelopes(input: BuildInput): Envelope[] {
-  const groups = groupSites(input.sites);
   const envelopes: Envelope[] = [];
   // Note: a file holds many records' first sites; it is split into lines once.
   const lines = new Map<string, string[]>();
   const linesOf = (path: string) => lines.get(path) ?? lines.set(path, splitLines(input.textOf(path))).get(path)!;
-  for (const [pattern, sites] of groups) {
+  for (const [pattern, sites] of input.groups) {
     const first = sites[0]!;
     const id = recordId(input.repo, "panic", pattern);
     const excerpt = input.excerptAt?.(first.path, first.line) ?? excerptOfLines(linesOf(first.path), first.line, input.contextLines);

@@ -4,7 +4,7 @@
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import { createParser, type ExtractOptions, extractFile, extractUnparsed, hasCandidates } from "./extract.js";
+import { createParser, type ExtractOptions, extractFile, extractUnparsed, hasCandidates, LIBRARY_ONLY } from "./extract.js";
 import type { Batch, BatchResult } from "./extract-worker.js";
 import type { FileSites } from "./types.js";
 
@@ -30,7 +30,7 @@ export function defaultThreads(): number {
 const BATCH_CHARS = 64 * 1024;
 
 /** Starts `threads` parse threads (1: parse on the calling thread, no worker). */
-export function startPool(threads: number = defaultThreads(), options: ExtractOptions = { includeTestCode: false }): ExtractPool {
+export function startPool(threads: number = defaultThreads(), options: ExtractOptions = LIBRARY_ONLY): ExtractPool {
   return threads <= 1 ? inThread(options) : onWorkers(threads, options);
 }
 

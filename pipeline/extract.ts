@@ -66,7 +66,8 @@ export interface ExtractOptions {
   readonly includeTestCode: boolean;
 }
 
-const LIBRARY_ONLY: ExtractOptions = { includeTestCode: false };
+/** The default: only what a library site needs is parsed. */
+export const LIBRARY_ONLY: ExtractOptions = { includeTestCode: false };
 
 /**
  * The sites of one file, in source order. Parses only the parts of the file that need it (see

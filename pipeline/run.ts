@@ -131,7 +131,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     const reader = openBlobReader(fetched.gitDir);
     let extraction: Extraction;
     let results: FileSites[];
-    let catalogued: Site[];
+    let groups: Map<string, Site[]>;
     let previous: Map<string, Envelope>;
     let texts: Map<string, string>;
     let excerptAt: (path: string, line: number) => Excerpt | undefined;
@@ -139,12 +139,12 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       extraction = await extractTree(listing.entries, loadedCache.cache, writer, reader, options.threads, options.progress);
       log(`extracted ${listing.entries.length} files: ${extraction.parsed} parsed, ${extraction.reused} reused from the cache`);
       results = applyTestModules(extraction.results);
-      catalogued = results.flatMap((r) => r.sites).filter((s) => s.runtime !== null && (config.includeTestCode || s.context === "library"));
-      if (writer !== null) catalogued = await withFirstFacts(catalogued, writer, cacheFile);
+      groups = groupSites(results.flatMap((r) => r.sites).filter((s) => s.runtime !== null && (config.includeTestCode || s.context === "library")));
+      if (writer !== null) groups = await withFirstFacts(groups, writer, cacheFile);
       previous = await previousRead;
       excerptAt = carriedExcerpts(previous, unchanged);
       // Note: only the files that hold a record's first site, and whose excerpts cannot be carried over, are read again.
-      const paths = excerptPaths(catalogued, (p, line) => excerptAt(p, line) !== undefined);
+      const paths = excerptPaths(groups, (p, line) => excerptAt(p, line) !== undefined);
       const blobOf = new Map(listing.entries.map((e) => [e.path, e.blob]));
       const read = await reader.read(paths.map((p) => blobOf.get(p)!));
       texts = new Map(paths.map((p, i) => [p, read[i]!]));
@@ -153,8 +153,8 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     }
     const sites = results.flatMap((r) => r.sites);
 
-    const built = buildEnvelopes({ repo: target.repo, sha: target.sha, contextLines: config.contextLines, sites: catalogued, textOf: (p) => texts.get(p) ?? "", excerptAt, now });
-    const { envelopes, counts: analysis } = await analyzeStage({ envelopes: built, sites: catalogued, now, previous, carry, ...(config.analysis?.llm ? { llm: config.analysis.llm } : {}), cacheDir, log });
+    const built = buildEnvelopes({ repo: target.repo, sha: target.sha, contextLines: config.contextLines, groups, textOf: (p) => texts.get(p) ?? "", excerptAt, now });
+    const { envelopes, counts: analysis } = await analyzeStage({ envelopes: built, sites: [...groups.values()].flat(), now, previous, carry, ...(config.analysis?.llm ? { llm: config.analysis.llm } : {}), cacheDir, log });
 
     const version = await nextVersionName(outDir, target.repo, index, target.sha);
     const manifest: Manifest = {
@@ -188,21 +188,23 @@ export function hashConfig(config: Config, target: Target): string {
 }
 
 /**
- * The catalogued sites, each record's first site with its facts: read back from the cache file,
+ * The records' groups of sites, each first site with its facts: read back from the cache file,
  * where the run dropped them (sites extracted in this run; the analysis reads no others).
  */
-async function withFirstFacts(catalogued: readonly Site[], writer: CacheWriter, cacheFile: string): Promise<Site[]> {
-  const firsts = [...groupSites(catalogued).values()].map((group) => group[0]!).filter((s) => s.facts == null);
+async function withFirstFacts(groups: ReadonlyMap<string, Site[]>, writer: CacheWriter, cacheFile: string): Promise<Map<string, Site[]>> {
+  const firsts = [...groups.values()].map((group) => group[0]!).filter((s) => s.facts == null);
   const facts = await writer.factsOf(firsts).catch((error: Error) => {
     throw new PipelineError("E_IO", `could not write the extraction cache ${cacheFile}, which holds the facts of this run's sites`, {
       hint: "check that the cache folder is writable and the disk has room; earlier versions are untouched",
       details: [error.message],
     });
   });
-  return catalogued.map((s) => {
-    const f = facts.get(s);
-    return f === undefined ? s : { ...s, facts: f };
-  });
+  return new Map(
+    [...groups].map(([pattern, [first, ...rest]]) => {
+      const f = facts.get(first!);
+      return [pattern, f === undefined ? [first!, ...rest] : [{ ...first!, facts: f }, ...rest]];
+    }),
+  );
 }
 
 /** The excerpts known without reading: in a file whose blob did not change, a previous record's at its line. Pure. */

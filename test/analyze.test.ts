@@ -12,7 +12,7 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { analyzeEnvelopes } from "../pipeline/analyze/index.js";
 import { lex } from "../pipeline/analyze/rust.js";
-import { buildEnvelopes } from "../pipeline/build.js";
+import { buildEnvelopes, groupSites } from "../pipeline/build.js";
 import { createParser, extractSites } from "../pipeline/extract.js";
 import type { Envelope } from "../pipeline/schema-types.generated.js";
 import { validate } from "../pipeline/validate.js";
@@ -32,7 +32,7 @@ function analyse(group: string, name: string): Case {
   const text = readFileSync(fixture("analyze", group, `${name}.rs`), "utf8");
   const file = `crates/fixture/src/${name}.rs`;
   const sites = extractSites(file, text, createParser().parse(text)).filter((s) => s.runtime !== null);
-  const built = buildEnvelopes({ repo: "fixture/analyze", sha: "0".repeat(40), contextLines: 3, sites, textOf: () => text, now: "2026-01-01T00:00:00.000Z" });
+  const built = buildEnvelopes({ repo: "fixture/analyze", sha: "0".repeat(40), contextLines: 3, groups: groupSites(sites), textOf: () => text, now: "2026-01-01T00:00:00.000Z" });
   return { group, name, text, envelopes: analyzeEnvelopes({ envelopes: built, sites }) };
 }
 

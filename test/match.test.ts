@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { buildEnvelopes } from "../pipeline/build.js";
+import { buildEnvelopes, groupSites } from "../pipeline/build.js";
 import { createParser, extractFile } from "../pipeline/extract.js";
 import { loadDataset, matchRecords, panicMessage, patternLiterals } from "../pipeline/match.js";
 import { composePattern, patternSpecificity } from "../pipeline/message.js";
@@ -93,7 +93,7 @@ describe("error-catalog match (end to end)", () => {
     const text = readFileSync(fixture("runtime", "panics.rs"), "utf8");
     const sites = extractFile({ path: "src/panics.rs", blob: "0".repeat(40), text }, createParser()).sites.filter((s) => s.runtime !== null);
     const now = "2026-01-01T00:00:00.000Z";
-    envelopes = buildEnvelopes({ repo, sha: "1".repeat(40), contextLines: 2, sites, textOf: () => text, now });
+    envelopes = buildEnvelopes({ repo, sha: "1".repeat(40), contextLines: 2, groups: groupSites(sites), textOf: () => text, now });
     const manifest = { repo, sha: "1".repeat(40), parentSha: null, version: "0001-111111111111", datasetVersion: now, schemaVersion: 2, pipelineVersion: "test", configHash: "test" } as unknown as Manifest;
     await writeVersion(out, { manifest, envelopes }, { version: "0001-111111111111", sha: "1".repeat(40), parent: null, datasetVersion: now, records: envelopes.length, configHash: "test", pipelineVersion: "test" });
   });

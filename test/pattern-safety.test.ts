@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { buildEnvelopes } from "../pipeline/build.js";
+import { buildEnvelopes, groupSites } from "../pipeline/build.js";
 import { createParser, extractFile } from "../pipeline/extract.js";
 import { composePattern } from "../pipeline/message.js";
 import type { MessagePart, Site } from "../pipeline/types.js";
@@ -82,7 +82,7 @@ function adversarial(units: readonly (readonly string[])[]): Record<string, stri
 
 describe("pattern safety", () => {
   const { sites, texts } = fixtureSites();
-  const envelopes = buildEnvelopes({ repo: "fixture/safety", sha: "0".repeat(40), contextLines: 1, sites, textOf: (p) => texts.get(p) ?? "", now: "2026-01-01T00:00:00.000Z" });
+  const envelopes = buildEnvelopes({ repo: "fixture/safety", sha: "0".repeat(40), contextLines: 1, groups: groupSites(sites), textOf: (p) => texts.get(p) ?? "", now: "2026-01-01T00:00:00.000Z" });
   const partsOf = new Map(sites.map((s) => [composePattern(s.runtime!), s.runtime!]));
 
   it("has a dataset worth checking", () => {

@@ -16,7 +16,7 @@ import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { buildEnvelopes } from "../pipeline/build.js";
+import { buildEnvelopes, groupSites } from "../pipeline/build.js";
 import { createParser, extractFile } from "../pipeline/extract.js";
 import { matchRecords, panicMessage } from "../pipeline/match.js";
 import type { Envelope } from "../pipeline/schema-types.generated.js";
@@ -68,7 +68,7 @@ describe("runtime proof (rustc)", { timeout: 120_000 }, () => {
     execFileSync("rustc", ["--edition", "2021", "-C", "debug-assertions=on", "-o", binary, SOURCE], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
     cases = execFileSync(binary, ["list"], { encoding: "utf8" }).trim().split("\n");
     sites = [...extractFile({ path: FILE, blob: "0".repeat(40), text }, createParser()).sites];
-    envelopes = buildEnvelopes({ repo: "fixture/runtime", sha: "0".repeat(40), contextLines: 2, sites: sites.filter((s) => s.runtime !== null), textOf: () => text, now: "2026-01-01T00:00:00.000Z" });
+    envelopes = buildEnvelopes({ repo: "fixture/runtime", sha: "0".repeat(40), contextLines: 2, groups: groupSites(sites.filter((s) => s.runtime !== null)), textOf: () => text, now: "2026-01-01T00:00:00.000Z" });
   });
   after(() => {
     if (dir !== "") rmSync(dir, { recursive: true, force: true });
