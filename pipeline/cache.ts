@@ -21,12 +21,6 @@ import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import type { FileSites, Site, SiteFacts } from "./types.js";
 
-/**
- * What extraction found in one file (as `extractFile` returned it, before `applyTestModules`),
- * less the path it is stored under: enough to skip reading it again at the same blob.
- */
-export type CachedFile = Omit<FileSites, "path">;
-
 /** The cache of one repository, in memory: entries by path. */
 export interface ExtractCache {
   readonly extractorVersion: number;
@@ -34,9 +28,10 @@ export interface ExtractCache {
   readonly includeTestCode: boolean;
   /** The commit whose tree the entries are of (null: unknown, an empty cache). */
   readonly sha: string | null;
-  readonly entries: ReadonlyMap<string, CachedFile>;
-  /** Each entry's line as the file holds it: an entry carried into the next cache is written as it was read. */
-  readonly lines: ReadonlyMap<string, string>;
+  /** What extraction found in each file (as `extractFile` returned it, before `applyTestModules`), by path. */
+  readonly entries: ReadonlyMap<string, FileSites>;
+  /** Each entry's line as the file holds it (bytes, no line end): an entry carried into the next cache is written as it was read. */
+  readonly lines: ReadonlyMap<string, Buffer>;
 }
 
 /** The first line of the file. */
@@ -64,24 +59,29 @@ export function emptyCache(extractorVersion: number, includeTestCode = false): E
  */
 export async function loadExtractCache(file: string, repo: string, extractorVersion: number, includeTestCode = false): Promise<{ cache: ExtractCache; problem: string | null }> {
   const empty = emptyCache(extractorVersion, includeTestCode);
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(file, "utf8");
+    bytes = await readFile(file);
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
     return { cache: empty, problem: missing ? null : `could not read the extraction cache ${file}: ${(error as Error).message}` };
   }
   try {
-    const lines = text.split("\n");
-    const header = JSON.parse(lines[0]!) as CacheHeader;
+    const lines: Buffer[] = [];
+    for (let start = 0; start < bytes.length; ) {
+      const end = bytes.indexOf(10, start);
+      const stop = end < 0 ? bytes.length : end;
+      if (stop > start) lines.push(bytes.subarray(start, stop));
+      start = stop + 1;
+    }
+    const header = JSON.parse(lines[0]?.toString("utf8") ?? "") as CacheHeader;
     if (header.extractorVersion !== extractorVersion || header.includeTestCode !== includeTestCode || header.repo !== repo) return { cache: empty, problem: null };
-    const entries = new Map<string, CachedFile>();
-    const raw = new Map<string, string>();
+    const entries = new Map<string, FileSites>();
+    const raw = new Map<string, Buffer>();
     for (const line of lines.slice(1)) {
-      if (line === "") continue;
-      const { path: filePath, ...entry } = JSON.parse(line) as FileSites;
-      entries.set(filePath, entry);
-      raw.set(filePath, line);
+      const entry = JSON.parse(line.toString("utf8")) as FileSites;
+      entries.set(entry.path, entry);
+      raw.set(entry.path, line);
     }
     return { cache: { extractorVersion, includeTestCode, sha: header.sha ?? null, entries, lines: raw }, problem: null };
   } catch (error) {
@@ -92,8 +92,7 @@ export async function loadExtractCache(file: string, repo: string, extractorVers
 /** The cached extraction of `file`, when its path and blob match an entry. Pure. */
 export function lookup(cache: ExtractCache, file: { readonly path: string; readonly blob: string }): FileSites | null {
   const entry = cache.entries.get(file.path);
-  if (entry === undefined || entry.blob !== file.blob) return null;
-  return { path: file.path, ...entry };
+  return entry !== undefined && entry.blob === file.blob ? entry : null;
 }
 
 /**
@@ -106,7 +105,7 @@ export function lookup(cache: ExtractCache, file: { readonly path: string; reado
  */
 export interface CacheWriter {
   /** Appends one file's entry (files in tree order); `line`, when given, is its JSON text as read from the old cache. */
-  add(result: FileSites, line?: string): void;
+  add(result: FileSites, line?: Buffer): void;
   /** The facts of these sites as written (sites of files added, matched by path, line and column). */
   factsOf(sites: readonly Site[]): Promise<Map<Site, SiteFacts>>;
   /** Flushes the file to disk and renames it over the cache. */
@@ -114,6 +113,8 @@ export interface CacheWriter {
   /** Removes the temporary file (a failed run leaves the old cache as it was). */
   discard(): Promise<void>;
 }
+
+const NEWLINE = Buffer.from("\n");
 
 /** Starts writing the cache of `sha`'s tree to a temporary file beside `file` (made with its folder). */
 export async function openCacheWriter(file: string, header: { readonly repo: string; readonly sha: string; readonly extractorVersion: number; readonly includeTestCode: boolean }): Promise<CacheWriter> {
@@ -123,30 +124,40 @@ export async function openCacheWriter(file: string, header: { readonly repo: str
   const where = new Map<string, { readonly at: number; readonly length: number }>();
   /** Bytes given to the file so far (written or being written), and the lines waiting for the next write. */
   let offset = 0;
-  let pending: string[] = [];
+  let pending: (string | Buffer)[] = [];
   let pendingBytes = 0;
   /** The writes, one after another. */
   let writing: Promise<unknown> = Promise.resolve();
   let closed = false;
-  // Note: lines are joined and written about 1 MiB at a time, without waiting: adding a line is
-  //   synchronous, and what reads the file (`factsOf`, `commit`) waits for the writes first.
+  // Note: lines are written about 1 MiB at a time, without waiting: adding a line is synchronous,
+  //   and what reads the file (`factsOf`, `commit`) waits for the writes first. Text lines are
+  //   joined and encoded together; lines carried over from the old cache go as the bytes read.
   const flush = () => {
     if (pendingBytes === 0) return writing;
-    const data = Buffer.from(pending.join(""), "utf8");
+    const parts: Buffer[] = [];
+    let texts: string[] = [];
+    for (const part of pending) {
+      if (typeof part === "string") {
+        texts.push(part);
+        continue;
+      }
+      if (texts.length > 0) (parts.push(Buffer.from(texts.join(""), "utf8")), (texts = []));
+      parts.push(part);
+    }
+    if (texts.length > 0) parts.push(Buffer.from(texts.join(""), "utf8"));
     const at = offset;
     offset += pendingBytes;
     (pending = []), (pendingBytes = 0);
-    writing = writing.then(() => handle.write(data, 0, data.length, at));
+    writing = writing.then(() => handle.writev(parts, at));
     // Note: a failed write is reported where the file is next read or committed, not as an unhandled rejection.
     writing.catch(() => {});
     return writing;
   };
-  const append = (line: string, filePath: string | null) => {
-    const text = `${line}\n`;
-    const bytes = Buffer.byteLength(text, "utf8");
-    if (filePath !== null) where.set(filePath, { at: offset + pendingBytes, length: bytes - 1 });
-    pending.push(text);
-    pendingBytes += bytes;
+  const append = (line: string | Buffer, filePath: string | null) => {
+    const length = typeof line === "string" ? Buffer.byteLength(line, "utf8") : line.length;
+    if (filePath !== null) where.set(filePath, { at: offset + pendingBytes, length });
+    pending.push(line, typeof line === "string" ? "\n" : NEWLINE);
+    pendingBytes += length + 1;
     if (pendingBytes >= 1 << 20) void flush();
   };
   const close = async () => {

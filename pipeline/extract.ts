@@ -10,8 +10,8 @@
  * lexer's view answers for candidates elsewhere (test code, never catalogued), with the same
  * checks (`lexSite` mirrors `readSite`).
  */
-import Parser from "tree-sitter";
-import Rust from "tree-sitter-rust";
+import { createRequire } from "node:module";
+import type Parser from "tree-sitter";
 import { callsNamed, siteFacts } from "./analyze/facts.js";
 import { type Hit, type Item, type Layout, layoutOf, type Spot } from "./layout.js";
 import { composePattern } from "./message.js";
@@ -32,12 +32,22 @@ const STD_PATHS = new Set(["std", "core", "alloc", "$crate", "::std", "::core"])
 /** Nodes whose text is never code. */
 const NOT_CODE = new Set(["line_comment", "block_comment", "doc_comment", "string_literal", "raw_string_literal", "string_content", "char_literal", "escape_sequence"]);
 
-/** A parser per thread: tree-sitter parsers are reusable but not shareable. */
+const require = createRequire(import.meta.url);
+
+/**
+ * A parser per thread: tree-sitter parsers are reusable but not shareable.
+ * Note: the native modules are loaded by the first call, so a run that parses nothing (a SHA
+ * bump whose changed files need no tree) never loads them.
+ */
 export function createParser(): Parser {
-  const parser = new Parser();
-  parser.setLanguage(Rust as unknown as Parser.Language);
+  const TreeSitter = require("tree-sitter") as typeof Parser;
+  const parser = new TreeSitter();
+  parser.setLanguage(require("tree-sitter-rust") as Parser.Language);
   return parser;
 }
+
+/** A parser, or what makes one when a file first needs it. */
+export type ParserSource = Parser | (() => Parser);
 
 /** True when the text holds anything that could be a panic site: others need no parse. */
 export function hasCandidates(text: string): boolean {
@@ -73,7 +83,7 @@ export const LIBRARY_ONLY: ExtractOptions = { includeTestCode: false };
  * The sites of one file, in source order. Parses only the parts of the file that need it (see
  * `ExtractOptions`). Never throws on bad Rust: sites inside ERROR nodes are still read.
  */
-export function extractFile(file: { readonly path: string; readonly blob: string; readonly text: string }, parser: Parser, options: ExtractOptions = LIBRARY_ONLY): FileSites {
+export function extractFile(file: { readonly path: string; readonly blob: string; readonly text: string }, parser: ParserSource, options: ExtractOptions = LIBRARY_ONLY): FileSites {
   const text = file.text;
   const hits = candidateHits(text);
   if (hits.length === 0) return extractUnparsed(file);
@@ -85,7 +95,8 @@ export function extractFile(file: { readonly path: string; readonly blob: string
   if (parse === null || parse.size > 0) {
     // Note: a callback input avoids the node binding's limit on the length of a string input.
     const input = (index: number) => text.slice(index, index + 65536);
-    const tree = parse === null ? parser.parse(input) : parser.parse(input, undefined, { includedRanges: rangesOf(layout, parse, lines) });
+    const p = typeof parser === "function" ? parser() : parser;
+    const tree = parse === null ? p.parse(input) : p.parse(input, undefined, { includedRanges: rangesOf(layout, parse, lines) });
     view = new TreeView(tree, text, lines);
   }
   const treeContext = view === null ? pathContext : fileContextOf(view, pathContext);

@@ -140,14 +140,18 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       log(`extracted ${listing.entries.length} files: ${extraction.parsed} parsed, ${extraction.reused} reused from the cache`);
       results = applyTestModules(extraction.results);
       groups = groupSites(results.flatMap((r) => r.sites).filter((s) => s.runtime !== null && (config.includeTestCode || s.context === "library")));
-      if (writer !== null) groups = await withFirstFacts(groups, writer, cacheFile);
       previous = await previousRead;
       excerptAt = carriedExcerpts(previous, unchanged);
-      // Note: only the files that hold a record's first site, and whose excerpts cannot be carried over, are read again.
+      // Note: only the files that hold a record's first site, and whose excerpts cannot be carried
+      //   over, are read again; git reads them while the first sites' facts are read back.
       const paths = excerptPaths(groups, (p, line) => excerptAt(p, line) !== undefined);
       const blobOf = new Map(listing.entries.map((e) => [e.path, e.blob]));
-      const read = await reader.read(paths.map((p) => blobOf.get(p)!));
-      texts = new Map(paths.map((p, i) => [p, read[i]!]));
+      const read = reader.read(paths.map((p) => blobOf.get(p)!));
+      // Note: a failed read is thrown where it is awaited below, not as an unhandled rejection.
+      read.catch(() => {});
+      if (writer !== null) groups = await withFirstFacts(groups, writer, cacheFile);
+      const excerptTexts = await read;
+      texts = new Map(paths.map((p, i) => [p, excerptTexts[i]!]));
     } finally {
       await reader.close();
     }

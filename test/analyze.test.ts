@@ -10,7 +10,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { analyzeEnvelopes } from "../pipeline/analyze/index.js";
+import { analyzeEnvelopes, sameJson } from "../pipeline/analyze/index.js";
 import { lex } from "../pipeline/analyze/rust.js";
 import { buildEnvelopes, groupSites } from "../pipeline/build.js";
 import { createParser, extractSites } from "../pipeline/extract.js";
@@ -222,4 +222,18 @@ ${checks.join("\n")}
       }
     });
   }
+});
+
+describe("sameJson (how carried-over facts are compared)", () => {
+  it("is equality of the JSON text the values would have, whatever the key order", () => {
+    const facts = { crate: "c", function: { name: "f", line: 3, params: [{ pattern: "x", type: "u8" }] }, gates: [] };
+    assert.ok(sameJson(facts, JSON.parse(JSON.stringify(facts))));
+    assert.ok(sameJson({ a: 1, b: [2, { c: null }] }, { b: [2, { c: null }], a: 1 }), "key order");
+    assert.ok(sameJson({ a: 1, gone: undefined }, { a: 1 }), "an undefined key is absent, as in JSON");
+    assert.ok(!sameJson({ a: 1 }, { a: 1, b: null }), "null is a value");
+    assert.ok(!sameJson([1, 2], [2, 1]), "array order");
+    assert.ok(!sameJson({ a: [1] }, { a: { 0: 1 } }), "an array is not an object");
+    assert.ok(!sameJson({ a: "1" }, { a: 1 }));
+    assert.ok(!sameJson({ f: { line: 3 } }, { f: { line: 4 } }), "nested");
+  });
 });

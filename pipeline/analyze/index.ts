@@ -4,7 +4,6 @@
  * envelope. Pure: envelopes and sites in, new envelopes out. `analyzeStage` (stage.ts) wires it
  * with the optional language model and the carried-over times.
  */
-import { isDeepStrictEqual } from "node:util";
 import { sameContent } from "../build.js";
 import type { Envelope, RecordFacts } from "../schema-types.generated.js";
 import type { Site } from "../types.js";
@@ -93,19 +92,41 @@ function carriedFields(previous: ReadonlyMap<string, Envelope>, e: Envelope, fac
   if (before?.facts === undefined) return null;
   const [a, b] = [before.record, e.record];
   if (a.filePath !== b.filePath || a.lineNumber !== b.lineNumber || a.errorMessage !== b.errorMessage || before.occurrences[0]?.kind !== e.occurrences[0]!.kind) return null;
-  // Note: facts are plain JSON built in one order, so equal text is equal facts (and a different
-  //   key order only costs a fresh analysis); cheaper than a deep comparison.
-  if (JSON.stringify(before.facts) !== JSON.stringify(facts)) return null;
+  if (!sameJson(before.facts, facts)) return null;
   // The peers it was analysed with: the records of its facts' `sameFunction`, in line order (then id order, the dataset's).
   const peerEnvelopes = before.facts.sameFunction.map((id) => previous.get(id));
   if (peerEnvelopes.some((p) => p === undefined)) return null;
   const beforePeers = (peerEnvelopes as Envelope[])
     .sort((x, y) => x.record.lineNumber - y.record.lineNumber || (x.record.id < y.record.id ? -1 : x.record.id > y.record.id ? 1 : 0))
     .map((p): Peer => ({ id: p.record.id, message: p.record.errorMessage }));
-  if (!isDeepStrictEqual(beforePeers, peers)) return null;
+  if (beforePeers.length !== peers.length || beforePeers.some((p, k) => p.id !== peers[k]!.id || p.message !== peers[k]!.message)) return null;
   const fields: Record<string, unknown> = {};
   for (const key of ANALYSIS_FIELDS) fields[key] = a[key];
   return fields as unknown as AnalysisFields;
+}
+
+/**
+ * Equality of JSON values: objects key by key in any order, a key holding undefined as absent
+ * (as JSON text would have it). Note: facts read back from a dataset are compared with fresh ones.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let defined = 0;
+  for (const key in x) {
+    if (x[key] === undefined) continue;
+    defined++;
+    if (!sameJson(x[key], y[key])) return false;
+  }
+  for (const key in y) if (y[key] !== undefined) defined--;
+  return defined === 0;
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
