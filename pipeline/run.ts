@@ -259,7 +259,7 @@ async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, w
         continue;
       }
       writer.add(r);
-      results[next] = { ...r, sites: r.sites.map((s) => keptOf(s, cache.includeTestCode)) };
+      results[next] = { ...r, sites: r.sites.map((s) => keptOf(s, cache.includeTestCode, r.path)) };
     }
   };
   try {
@@ -306,14 +306,37 @@ async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, w
 }
 
 /**
- * What the run keeps of a site once the cache file has it whole: no facts (a record's first site
- * gets its facts back from the file), and for a site that can never be catalogued (test, bench or
- * example code, unless catalogued), only what the counts read: its message and runtime parts go.
- * Note: most sites are test code; so memory grows with the tree by a few small objects per site.
+ * What the run keeps of a site of the file at `path` once the cache file has it whole: no facts (a
+ * record's first site gets its facts back from the file), and for a site that can never be
+ * catalogued (test, bench or example code, unless catalogued), only what the counts read: its
+ * message and runtime parts go.
+ * Note: most sites are test code; so memory grows with the tree by a small object per site. Its
+ * strings are shared: a site copied from a thread (or by `structuredClone`) has copies of its
+ * own of its kind, path and context.
  */
-function keptOf(site: Site, includeTestCode: boolean): Site {
-  if (!includeTestCode && site.context !== "library") return site.message === null && site.runtime === null && site.facts == null ? site : { ...site, message: null, runtime: null, facts: null };
-  return site.facts == null ? site : { ...site, facts: null };
+function keptOf(site: Site, includeTestCode: boolean, path: string): Site {
+  const catalogued = includeTestCode || site.context === "library";
+  return {
+    kind: shared(site.kind),
+    path,
+    line: site.line,
+    column: site.column,
+    inTokenTree: site.inTokenTree,
+    context: shared(site.context),
+    message: catalogued ? site.message : null,
+    runtime: catalogued ? site.runtime : null,
+    skip: site.skip === null ? null : shared(site.skip),
+    facts: null,
+  };
+}
+
+/** One copy of each of the few words sites repeat (kinds, contexts, skip reasons). */
+const words = new Map<string, string>();
+function shared<T extends string>(word: T): T {
+  const known = words.get(word);
+  if (known !== undefined) return known as T;
+  words.set(word, word);
+  return word;
 }
 
 /** From how many files to extract on, parse threads are started (unless `threads` says). */
