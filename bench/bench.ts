@@ -2,7 +2,8 @@
  * The benchmark: `npm run bench -- --source <git dir> --sha <sha> [--parent-sha <sha>] [--runs N]
  * [--sizes 1,2,4,8] [--threads N] [--skip-growth]` (`--threads`: passed to every run; default the CLI's).
  *
- * Cases, each run several times after a warm-up, reported as medians:
+ * Cases, taking turns (full, ast-grep, bump, then again) for a warm-up round and N measured
+ * rounds, reported as medians:
  * - full: the whole pipeline at a SHA already in the clone cache, extraction cache empty;
  * - ast-grep: `ast-grep scan` for panic!/unreachable!/todo!/unimplemented! on a checkout of the same tree;
  * - bump: a run at SHA when the parent's version and extraction cache exist;
@@ -76,48 +77,47 @@ const sharedRepos = path.join(work, "shared-repos");
   cpSync(path.join(dir, "cache", "repos"), sharedRepos, { recursive: true });
 }
 
-// Full run: clone cached, extraction cache empty, fresh output.
-const full: ChildReport[] = [];
-for (let i = 0; i <= runs; i++) {
-  const dir = path.join(work, `full-${i}`);
-  const report = pipeline(setUp(dir, source, sharedRepos), sha, source);
-  if (i > 0) full.push(report);
-  rmSync(dir, { recursive: true, force: true });
-}
-
-// ast-grep on a checkout of the same tree.
+// The setups: a checkout of the tree for ast-grep, and for the bump the parent's version and cache.
 const checkout = path.join(work, "checkout");
 mkdirSync(checkout);
 execFileSync("sh", ["-c", `git --git-dir "${source}" archive ${sha} | tar -x -C "${checkout}"`]);
 const rule = path.join(work, "panic.yml");
 writeFileSync(rule, ["id: panic-macros", "language: rust", "rule:", "  any:", ...["panic", "unreachable", "todo", "unimplemented"].map((m) => `    - pattern: ${m}!($$$)`), ""].join("\n"));
 const astGrep = [path.join(packageRoot(), "node_modules", "@ast-grep", `cli-${process.platform}-${process.arch}-gnu`, "ast-grep"), path.join(packageRoot(), "node_modules", ".bin", "ast-grep")].find(existsSync)!;
+const bumpBase = path.join(work, "bump-base");
+if (values["parent-sha"]) pipeline(setUp(bumpBase, source, sharedRepos), values["parent-sha"], source);
+
+// Note: the cases take turns, run after run, so that the machine's drift over the minutes of the
+//   benchmark weighs on all of them alike and the ratios compare like with like.
+const full: ChildReport[] = [];
 const astTimes: number[] = [];
 let astMatches = 0;
+const bump: ChildReport[] = [];
 for (let i = 0; i <= runs; i++) {
+  // Full run: clone cached, extraction cache empty, fresh output.
+  const fullDir = path.join(work, `full-${i}`);
+  const report = pipeline(setUp(fullDir, source, sharedRepos), sha, source);
+  if (i > 0) full.push(report);
+  rmSync(fullDir, { recursive: true, force: true });
+
+  // ast-grep on a checkout of the same tree.
   const t = performance.now();
   const out = spawnSync(astGrep, ["scan", "--rule", rule, "--json=stream", checkout], { encoding: "utf8", maxBuffer: 1 << 28 });
   const ms = performance.now() - t;
   if (out.status !== 0) throw new Error(`ast-grep failed: ${out.stderr}`);
   astMatches = out.stdout.split("\n").filter((l) => l.trim() !== "").length;
   if (i > 0) astTimes.push(ms);
-}
-const ourMacroSites = (["panic", "unreachable", "todo", "unimplemented"] as const).reduce((n, k) => n + (full[0]!.sitesByKind[k] ?? 0), 0);
 
-// SHA bump: the parent's version and extraction cache exist.
-const bump: ChildReport[] = [];
-if (values["parent-sha"]) {
-  const base = path.join(work, "bump-base");
-  const config = setUp(base, source, sharedRepos);
-  pipeline(config, values["parent-sha"], source);
-  for (let i = 0; i <= runs; i++) {
-    const dir = path.join(work, `bump-${i}`);
-    cpSync(base, dir, { recursive: true, verbatimSymlinks: true });
-    const report = pipeline(path.join(dir, "config.json"), sha, source);
-    if (i > 0) bump.push(report);
-    rmSync(dir, { recursive: true, force: true });
+  // SHA bump: the parent's version and extraction cache exist.
+  if (values["parent-sha"]) {
+    const bumpDir = path.join(work, `bump-${i}`);
+    cpSync(bumpBase, bumpDir, { recursive: true, verbatimSymlinks: true });
+    const bumped = pipeline(path.join(bumpDir, "config.json"), sha, source);
+    if (i > 0) bump.push(bumped);
+    rmSync(bumpDir, { recursive: true, force: true });
   }
 }
+const ourMacroSites = (["panic", "unreachable", "todo", "unimplemented"] as const).reduce((n, k) => n + (full[0]!.sitesByKind[k] ?? 0), 0);
 
 // Growth: the source tree's .rs files, k times over (each copy's blobs made distinct), one commit.
 const growth: { size: number; mb: number; report: ChildReport }[] = [];
