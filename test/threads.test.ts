@@ -3,9 +3,10 @@
  * same records.jsonl bytes (the clock is pinned) and the same manifest but for the parse counts.
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
+import { startPool } from "../pipeline/extract-pool.js";
 import { run } from "../pipeline/run.js";
 import type { Manifest } from "../pipeline/schema-types.generated.js";
 import { writeConfig } from "./helpers/config.js";
@@ -54,5 +55,28 @@ describe("the same dataset whatever the threads and the cache", () => {
     assert.deepEqual(shape(warm.manifest), shape(cold.manifest));
     // Nothing changed, so every record's analysis was carried over from the first run's version.
     assert.equal(warm.manifest.analysis?.staticCarried, warm.manifest.counts.records);
+  });
+});
+
+describe("parse threads with too small a heap", () => {
+  it("hand their files to the calling thread, which gives the same sites, and say so", async () => {
+    const dir = fixture("extract");
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith(".rs"))
+      .sort()
+      .map((f) => ({ path: `crates/demo/src/${f}`, blob: f, text: readFileSync(path.join(dir, f), "utf8") }));
+    const here = startPool(1);
+    const expected = await here.extract(files);
+    await here.close();
+    const lines: string[] = [];
+    // Note: 1 MB is less than a thread needs to load the parser: every thread runs out of memory.
+    const starved = startPool(2, undefined, { heap: { maxOldGenerationSizeMb: 1, maxYoungGenerationSizeMb: 1 }, log: (line) => lines.push(line) });
+    const got = await starved.extract(files);
+    await starved.close();
+    assert.deepEqual(got, expected);
+    assert.ok(expected.some((r) => r.sites.length > 0));
+    assert.equal(lines.length, 2, lines.join("\n"));
+    assert.match(lines[0]!, /^a parse thread ran out of its 1 MB heap; its files are extracted on the calling thread$/);
+    assert.match(lines[1]!, /the calling thread extracts the rest$/);
   });
 });
