@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type Parser from "tree-sitter";
+import { callsNamed } from "../pipeline/analyze/facts.js";
 import { createParser, extractFile } from "../pipeline/extract.js";
 import type { Site } from "../pipeline/types.js";
 import { fixture } from "./helpers/git.js";
@@ -83,5 +84,25 @@ describe("partial parsing", () => {
     assert.equal(part.parsed, false);
     assert.deepEqual(part.sites.map((s) => [s.line, s.context, s.message]), [[4, "test", "boom"]]);
     assert.equal(extractFile({ path: "tests/it.rs", blob: "0".repeat(40), text: "fn main() { panic!(\"x\") }" }, parser).parsed, false);
+  });
+});
+
+describe("calls by name in long texts (an index of the words instead of a search per name)", () => {
+  it("finds the calls a search per name finds, in every Rust fixture, for every word", () => {
+    const edge = [
+      "fn f() { g::<T>::g::<U>(); g(); xg(); g2(); r#g(); a.g (); G::g::<Vec<u8>>(1); g :: < T > (); }",
+      "fn h() { HashMap::<K, V>::with_capacity::<X>(n); with_capacity(1); éwith_capacity(2); with_capacityé(3); }",
+    ];
+    let compared = 0;
+    for (const text of [...rustFixtures().map((file) => readFileSync(fixture(file), "utf8")), ...edge]) {
+      const words = new Set(text.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []);
+      for (const name of words) {
+        const found = callsNamed(text, name, false);
+        assert.deepEqual(callsNamed(text, name, true), found, name);
+        compared += found.length;
+      }
+    }
+    assert.ok(compared > 100, `${compared} calls compared`);
+    assert.equal(callsNamed(edge[0]!, "g", true).length, 6, "g::<T> (whose tail holds the second g), g(, r#g(, a.g (, G::g::<…>(, g :: < T > (");
   });
 });
