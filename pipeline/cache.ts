@@ -19,6 +19,7 @@
  */
 import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
+import { removeLeftovers } from "./leftovers.js";
 import type { FileSites, Site, SiteFacts } from "./types.js";
 
 /** The cache of one repository, in memory: entries by path. */
@@ -119,6 +120,7 @@ const NEWLINE = Buffer.from("\n");
 /** Starts writing the cache of `sha`'s tree to a temporary file beside `file` (made with its folder). */
 export async function openCacheWriter(file: string, header: { readonly repo: string; readonly sha: string; readonly extractorVersion: number; readonly includeTestCode: boolean }): Promise<CacheWriter> {
   await mkdir(path.dirname(file), { recursive: true });
+  await removeLeftovers(path.dirname(file), [`${path.basename(file)}.tmp-`]);
   const tmp = `${file}.tmp-${process.pid}`;
   const handle = await open(tmp, "w+");
   const where = new Map<string, { readonly at: number; readonly length: number }>();

@@ -3,11 +3,13 @@
  *
  * Layout: `<out>/<owner>/<name>/versions.json` (the index, newest last) and
  * `<out>/<owner>/<name>/<version>/{manifest.json,records.jsonl}`. The index is the truth: a
- * version folder it does not name is the leftover of an interrupted run and is never read.
+ * version folder it does not name is the leftover of an interrupted run and is never read; the
+ * staging folders and temporary indexes of killed runs are removed (leftovers.ts).
  */
 import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { PipelineError } from "./errors.js";
+import { removeLeftovers } from "./leftovers.js";
 import type { Envelope, Manifest, VersionEntry, VersionsIndex } from "./schema-types.generated.js";
 
 /** The folder of one repository's datasets. */
@@ -83,6 +85,7 @@ export async function writeVersion(outDir: string, dataset: Dataset, entry: Vers
   const indexFile = path.join(dir, "versions.json");
   let placed = false;
   try {
+    await removeLeftovers(dir, [".staging-", "versions.json.tmp-"]);
     await mkdir(staging, { recursive: true });
     await writeDurably(path.join(staging, "records.jsonl"), jsonlText(dataset.envelopes));
     await writeDurably(path.join(staging, "manifest.json"), jsonText(dataset.manifest));

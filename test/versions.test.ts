@@ -5,6 +5,7 @@
  * 2 → 3: only README.md changes. Runs use contextLines 2, so each excerpt is five lines.
  */
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
@@ -291,6 +292,27 @@ describe("interrupted write", () => {
     assert.equal(v2.status, "written");
     const index = JSON.parse(readFileSync(path.join(ws.repoOut, "versions.json"), "utf8")) as VersionsIndex;
     assert.deepEqual(index.versions.map((v) => v.parent), [null, v1.version]);
+  });
+});
+
+describe("leftovers of killed runs", () => {
+  test("the next run removes what a run whose process is gone left, and not what a running one has", async () => {
+    const ws = workspace();
+    const v1 = await at(ws, SHA1, T1);
+    const gone = spawnSync("true").pid!;
+    const alive = process.ppid;
+    const file = extractCachePath(path.join(ws.dir, "cache"), REPO);
+    const cacheDir = path.dirname(file);
+    const base = path.basename(file);
+    for (const pid of [gone, alive]) {
+      writeFileSync(path.join(cacheDir, `${base}.tmp-${pid}`), "half a cache");
+      mkdirSync(path.join(ws.repoOut, `.staging-0002-${SHA2.slice(0, 12)}-${pid}`));
+      writeFileSync(path.join(ws.repoOut, `versions.json.tmp-${pid}`), "half an index");
+    }
+    writeFileSync(path.join(cacheDir, "notes-123"), "not ours");
+    const v2 = await at(ws, SHA2, T2);
+    assert.deepEqual(readdirSync(cacheDir).sort(), [base, `${base}.tmp-${alive}`, "notes-123"].sort());
+    assert.deepEqual(readdirSync(ws.repoOut).sort(), [`.staging-0002-${SHA2.slice(0, 12)}-${alive}`, v1.version, v2.version, "versions.json", `versions.json.tmp-${alive}`].sort());
   });
 });
 

@@ -1,0 +1,43 @@
+/**
+ * What killed runs leave behind: a run writes to temporary names ending in its process id (the
+ * extraction cache's `<file>.tmp-<pid>`, a version's `.staging-<version>-<pid>` folder, the
+ * index's `versions.json.tmp-<pid>`) and renames them into place at the end, so a run killed
+ * midway leaves them. Nothing reads them; the next run removes those whose process is gone.
+ * Effects: the file system.
+ */
+import { readdir, rm } from "node:fs/promises";
+import path from "node:path";
+
+/**
+ * Removes the entries of `dir` whose names start with one of `prefixes` and end in `-<pid>` of a
+ * process that no longer runs; returns their names. Another run's (a live process, this one
+ * included) are left alone. A folder that cannot be read has none.
+ */
+export async function removeLeftovers(dir: string, prefixes: readonly string[]): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names.sort()) {
+    if (!prefixes.some((prefix) => name.startsWith(prefix))) continue;
+    const pid = Number(/-(\d+)$/.exec(name)?.[1] ?? Number.NaN);
+    if (!Number.isSafeInteger(pid) || pid <= 0 || running(pid)) continue;
+    await rm(path.join(dir, name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+/** True when a process with this id exists (signal 0 tests for it without sending anything). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // Note: EPERM is a process of another user: it runs.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
