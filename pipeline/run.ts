@@ -95,17 +95,16 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   const source = options.source ?? target.url;
   const cacheDir = path.resolve(baseDir, config.cacheDir);
   const cacheFile = extractCachePath(cacheDir, target.repo);
-  const fetched = await fetchRepo({ repo: target.repo, source, sha: target.sha, cacheDir, log });
-  log(`reading ${target.repo} at ${target.sha.slice(0, 12)}`);
-  const [listing, loadedCache] = await Promise.all([
-    listFiles({ gitDir: fetched.gitDir, sha: target.sha, include: target.include, exclude: target.exclude }),
-    loadExtractCache(cacheFile, target.repo, EXTRACTOR_VERSION, config.includeTestCode),
-  ]);
-  if (loadedCache.problem) log(loadedCache.problem);
-  // Note: the previous version is read while extraction runs. What it can lend: timestamps always;
-  //   analysis fields and excerpts only when the same pipeline and settings wrote it.
+  // Note: the extraction cache and the previous version are read while git answers (neither
+  //   needs the clone), and the previous version while extraction runs. What it can lend:
+  //   timestamps always; analysis fields and excerpts only when the same pipeline and settings wrote it.
+  const cacheRead = loadExtractCache(cacheFile, target.repo, EXTRACTOR_VERSION, config.includeTestCode);
   const previousRead = newest ? readPrevious(outDir, target.repo, newest) : Promise.resolve(new Map<string, Envelope>());
   previousRead.catch(() => {});
+  const fetched = await fetchRepo({ repo: target.repo, source, sha: target.sha, cacheDir, log });
+  log(`reading ${target.repo} at ${target.sha.slice(0, 12)}`);
+  const [listing, loadedCache] = await Promise.all([listFiles({ gitDir: fetched.gitDir, sha: target.sha, include: target.include, exclude: target.exclude }), cacheRead]);
+  if (loadedCache.problem) log(loadedCache.problem);
   const carry = newest !== undefined && newest.configHash === configHash && newest.pipelineVersion === PIPELINE_VERSION;
   // Files whose blob is the one they had in the previous version's tree (the cache is of that tree).
   const unchanged = new Set<string>();

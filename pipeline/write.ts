@@ -22,9 +22,23 @@ export function jsonText(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
-/** One envelope per line, in the order given. */
-export function jsonlText(envelopes: readonly Envelope[]): string {
-  return envelopes.map((e) => `${JSON.stringify(e)}\n`).join("");
+/**
+ * One envelope per line, in the order given, in parts of about 1 MB (so the dataset is never one
+ * string: joining it would copy it once more).
+ */
+export function* jsonlParts(envelopes: readonly Envelope[]): Generator<string> {
+  let lines: string[] = [];
+  let length = 0;
+  for (const e of envelopes) {
+    const line = `${JSON.stringify(e)}\n`;
+    lines.push(line);
+    length += line.length;
+    if (length >= 1 << 20) {
+      yield lines.join("");
+      (lines = []), (length = 0);
+    }
+  }
+  if (lines.length > 0) yield lines.join("");
 }
 
 /** The index of a repository's versions, or an empty one when there is none yet. */
@@ -87,7 +101,7 @@ export async function writeVersion(outDir: string, dataset: Dataset, entry: Vers
   try {
     await removeLeftovers(dir, [".staging-", "versions.json.tmp-"]);
     await mkdir(staging, { recursive: true });
-    await writeDurably(path.join(staging, "records.jsonl"), jsonlText(dataset.envelopes));
+    await writeDurably(path.join(staging, "records.jsonl"), jsonlParts(dataset.envelopes));
     await writeDurably(path.join(staging, "manifest.json"), jsonText(dataset.manifest));
     await rename(staging, target);
     placed = true;
