@@ -12,6 +12,7 @@ import { describe, test } from "node:test";
 import { contentOf, sameContent } from "../pipeline/build.js";
 import { extractCachePath } from "../pipeline/cache.js";
 import { hashConfig, run, type RunOptions } from "../pipeline/run.js";
+import { jsonlParts } from "../pipeline/write.js";
 import type { CatalogRecord, Config, Envelope, Manifest, VersionsIndex } from "../pipeline/schema-types.generated.js";
 import { fixture, makeRepo, tempDir } from "./helpers/git.js";
 
@@ -292,6 +293,17 @@ describe("interrupted write", () => {
     assert.equal(v2.status, "written");
     const index = JSON.parse(readFileSync(path.join(ws.repoOut, "versions.json"), "utf8")) as VersionsIndex;
     assert.deepEqual(index.versions.map((v) => v.parent), [null, v1.version]);
+  });
+});
+
+describe("records.jsonl in parts", () => {
+  test("the parts of a dataset larger than one part join into one line per envelope, in order", async () => {
+    const [envelope] = records((await at(workspace(), SHA1, T1)).dir);
+    const many = Array.from({ length: 600 }, (_, i) => ({ ...envelope!, record: { ...envelope!.record, id: String(i).padStart(16, "0"), sourceCode: "x".repeat(4000) } }));
+    const parts = [...jsonlParts(many)];
+    assert.ok(parts.length >= 3, `${parts.length} parts`);
+    assert.ok(parts.every((part) => part.endsWith("\n")));
+    assert.equal(parts.join(""), many.map((e) => `${JSON.stringify(e)}\n`).join(""));
   });
 });
 
