@@ -12,7 +12,7 @@
  */
 import { createRequire } from "node:module";
 import type Parser from "tree-sitter";
-import { callsNamed, siteFacts } from "./analyze/facts.js";
+import { callsNamed, forgetIndexedWords, siteFacts } from "./analyze/facts.js";
 import { type Hit, type Item, type Layout, layoutOf, type Spot } from "./layout.js";
 import { composePattern } from "./message.js";
 import { MACRO_RULES, METHOD_RULES, type Rule } from "./rules/index.js";
@@ -118,6 +118,7 @@ export function extractFile(file: { readonly path: string; readonly blob: string
     const site = parsed ? readSite(file.path, view!, rule, spot.at, treeContext, needsFacts) : lexSite(file.path, text, lines, rule, spot, lexContext === "library" && chain(spot.item).some((item) => item.test) ? "test" : lexContext);
     if (site !== null) sites.push(site);
   }
+  forgetIndexedWords();
   return { path: file.path, blob: file.blob, sites, parseErrors: view?.hasError ?? false, parsed: view !== null, testModules: testModuleNames(text) };
 }
 

@@ -511,6 +511,11 @@ const INDEX_FROM = 256 * 1024;
 /** The last text indexed: the starts of its words (`[A-Za-z0-9_]+`, not starting with a digit), by word. */
 let indexedWords: { readonly text: string; readonly words: Map<string, number[]> } | null = null;
 
+/** Drops the index of the last long text (extraction calls it when a file is done: it can be tens of MB). */
+export function forgetIndexedWords(): void {
+  indexedWords = null;
+}
+
 function wordsOf(text: string): Map<string, number[]> {
   if (indexedWords?.text === text) return indexedWords.words;
   const words = new Map<string, number[]>();
