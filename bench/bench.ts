@@ -1,12 +1,15 @@
 /**
  * The benchmark: `npm run bench -- --source <git dir> --sha <sha> [--parent-sha <sha>] [--runs N]
- * [--sizes 1,2,4,8] [--threads N] [--skip-growth]` (`--threads`: passed to every run; default the CLI's).
+ * [--history N] [--sizes 1,2,4,8] [--threads N] [--skip-growth]` (`--threads`: passed to every run;
+ * default the CLI's).
  *
  * Cases, taking turns (full, ast-grep, bump, then again) for a warm-up round and N measured
  * rounds, reported as medians:
  * - full: the whole pipeline at a SHA already in the clone cache, extraction cache empty;
  * - ast-grep: `ast-grep scan` for panic!/unreachable!/todo!/unimplemented! on a checkout of the same tree;
  * - bump: a run at SHA when the parent's version and extraction cache exist;
+ * - history: the same for each of the N first-parent commits before SHA, from its own parent
+ *   (bumps that change library code, so parse);
  * - growth: synthetic repositories of the source tree's .rs files times 1, 2, 4, 8.
  * Every pipeline run is a child process (`bench/child.js`) running the bundled CLI, which reports
  * its wall time and peak RSS.
@@ -27,11 +30,12 @@ const { values } = parseArgs({
     runs: { type: "string", default: "5" },
     sizes: { type: "string", default: "1,2,4,8" },
     threads: { type: "string" },
+    history: { type: "string", default: "0" },
     "skip-growth": { type: "boolean", default: false },
   },
 });
 if (!values.source || !values.sha) {
-  process.stderr.write("usage: npm run bench -- --source <git dir> --sha <sha> [--parent-sha <sha>] [--runs N] [--sizes 1,2,4,8] [--threads N] [--skip-growth]\n");
+  process.stderr.write("usage: npm run bench -- --source <git dir> --sha <sha> [--parent-sha <sha>] [--runs N] [--history N] [--sizes 1,2,4,8] [--threads N] [--skip-growth]\n");
   process.exit(2);
 }
 const source = path.resolve(values.source);
@@ -119,6 +123,27 @@ for (let i = 0; i <= runs; i++) {
 }
 const ourMacroSites = (["panic", "unreachable", "todo", "unimplemented"] as const).reduce((n, k) => n + (full[0]!.sitesByKind[k] ?? 0), 0);
 
+// History: bumps to the commits before SHA, each from its own parent (at most 5 runs each).
+const history: { commit: string; changed: number; report: ChildReport }[] = [];
+const git = (...args: string[]) => execFileSync("git", ["--git-dir", source, ...args], { encoding: "utf8", maxBuffer: 1 << 26 }).trim();
+if (Number(values.history) > 0) {
+  for (const commit of git("rev-list", "--first-parent", `--max-count=${Number(values.history)}`, `${sha}~1`).split("\n")) {
+    const parent = git("rev-parse", `${commit}~1`);
+    const changed = git("diff", "--name-only", parent, commit, "--", "*.rs").split("\n").filter((l) => l !== "").length;
+    const base = path.join(work, `history-${commit}`);
+    pipeline(setUp(base, source, sharedRepos), parent, source);
+    const reports: ChildReport[] = [];
+    for (let i = 0; i <= Math.min(runs, 5); i++) {
+      const dir = path.join(work, `history-${commit}-${i}`);
+      cpSync(base, dir, { recursive: true, verbatimSymlinks: true });
+      const report = pipeline(path.join(dir, "config.json"), commit, source);
+      if (i > 0) reports.push(report);
+      rmSync(dir, { recursive: true, force: true });
+    }
+    history.push({ commit, changed, report: reports.sort((a, b) => a.wallMs - b.wallMs)[Math.floor(reports.length / 2)]! });
+  }
+}
+
 // Growth: the source tree's .rs files, k times over (each copy's blobs made distinct), one commit.
 const growth: { size: number; mb: number; report: ChildReport }[] = [];
 if (!values["skip-growth"]) {
@@ -168,6 +193,14 @@ const lines = [
   ...(bump.length ? [`| SHA bump | ${fmt(median(bump.map((r) => r.wallMs)))} | ${mib(median(bump.map((r) => r.maxRssKb)))} | ${bump[0]!.filesParsed} parsed, ${bump[0]!.filesReused} reused, ${bump[0]!.analysisCarried} of ${bump[0]!.records} analyses carried over |`] : []),
   "",
   `full / ast-grep: ${(fullMs / astMs).toFixed(2)}×` + (bump.length ? `; bump / full: ${(median(bump.map((r) => r.wallMs)) / fullMs).toFixed(2)}×` : ""),
+  ...(history.length
+    ? [
+        "",
+        "| bump to | .rs files changed | parsed | analyses redone | wall |",
+        "|---|---|---|---|---|",
+        ...history.map((h) => `| ${h.commit.slice(0, 8)} | ${h.changed} | ${h.report.filesParsed} | ${h.report.records - h.report.analysisCarried} of ${h.report.records} | ${fmt(h.report.wallMs)} |`),
+      ]
+    : []),
   ...(growth.length
     ? ["", "| size | .rs MB | wall | ms per MB | peak RSS |", "|---|---|---|---|---|", ...growth.map((g) => `| ×${g.size} | ${g.mb.toFixed(1)} | ${fmt(g.report.wallMs)} | ${(g.report.wallMs / g.mb).toFixed(0)} | ${mib(g.report.maxRssKb)} |`)]
     : []),
