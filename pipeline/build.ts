@@ -24,6 +24,11 @@ export interface BuildInput {
   readonly excerptAt?: (path: string, line: number) => Excerpt | undefined;
   /** The dataset version being built (ISO 8601): also the analysis time of new content. */
   readonly now: string;
+  /**
+   * The previous version's envelope of a record whose sites are what they were (same places, in
+   * files whose blobs did not change), if any: it is taken whole, with the new commit's links.
+   */
+  readonly reuse?: (id: string, sites: readonly Site[]) => Envelope | undefined;
 }
 
 /** The sites with a runtime message, by pattern (one group per record), each in source order. Pure. */
@@ -64,6 +69,11 @@ export function buildEnvelopes(input: BuildInput): Envelope[] {
   for (const [pattern, sites] of input.groups) {
     const first = sites[0]!;
     const id = recordId(input.repo, "panic", pattern);
+    const before = input.reuse?.(id, sites);
+    if (before !== undefined) {
+      envelopes.push(rebased(before, input));
+      continue;
+    }
     const excerpt = input.excerptAt?.(first.path, first.line) ?? excerptOfLines(linesOf(first.path), first.line, input.contextLines);
     const record: CatalogRecord = {
       id,
@@ -109,6 +119,21 @@ export function buildEnvelopes(input: BuildInput): Envelope[] {
     envelopes.push({ record, occurrences, datasetVersion: input.now });
   }
   return envelopes.sort((a, b) => compare(a.record.id, b.record.id));
+}
+
+/**
+ * A previous version's envelope at the new commit: what build writes from the commit (the links,
+ * `analyzedSha`, `datasetVersion`) is written again, everything else is kept, facts, analysis and
+ * times included (the analyze stage checks the same-function records it was analysed with).
+ */
+function rebased(before: Envelope, input: BuildInput): Envelope {
+  const r = before.record;
+  return {
+    ...before,
+    record: { ...r, githubUrl: permalink(input.repo, input.sha, r.filePath, r.sourceCodeStart, r.sourceCodeEnd), analyzedSha: input.sha },
+    occurrences: before.occurrences.map((o) => ({ ...o, githubUrl: permalink(input.repo, input.sha, o.filePath, o.lineNumber) })),
+    datasetVersion: input.now,
+  };
 }
 
 /**

@@ -109,7 +109,12 @@ export interface CacheWriter {
   add(result: FileSites, line?: Buffer): void;
   /** The facts of these sites as written (sites of files added, matched by path, line and column). */
   factsOf(sites: readonly Site[]): Promise<Map<Site, SiteFacts>>;
-  /** Flushes the file to disk and renames it over the cache. */
+  /**
+   * Writes what is pending and flushes the file to disk, without putting it in place: a run calls
+   * it while it writes its version, and `commit` then only renames. No entry may be added after.
+   */
+  sync(): Promise<void>;
+  /** Flushes the file to disk (unless `sync` did) and renames it over the cache. */
   commit(): Promise<void>;
   /** Removes the temporary file (a failed run leaves the old cache as it was). */
   discard(): Promise<void>;
@@ -131,6 +136,8 @@ export async function openCacheWriter(file: string, header: { readonly repo: str
   /** The writes, one after another. */
   let writing: Promise<unknown> = Promise.resolve();
   let closed = false;
+  /** The flush to disk, once asked for (`sync` or `commit`). */
+  let synced: Promise<void> | undefined;
   // Note: lines are written about 1 MiB at a time, without waiting: adding a line is synchronous,
   //   and what reads the file (`factsOf`, `commit`) waits for the writes first. Text lines are
   //   joined and encoded together; lines carried over from the old cache go as the bytes read.
@@ -193,9 +200,13 @@ export async function openCacheWriter(file: string, header: { readonly repo: str
       }
       return out;
     },
+    sync() {
+      synced ??= flush().then(() => handle.sync());
+      return synced;
+    },
     async commit() {
-      await flush();
-      await handle.sync();
+      synced ??= flush().then(() => handle.sync());
+      await synced;
       await close();
       await rename(tmp, file);
     },

@@ -156,7 +156,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     }
     const sites = results.flatMap((r) => r.sites);
 
-    const built = buildEnvelopes({ repo: target.repo, sha: target.sha, contextLines: config.contextLines, groups, textOf: (p) => texts.get(p) ?? "", excerptAt, now });
+    const built = buildEnvelopes({ repo: target.repo, sha: target.sha, contextLines: config.contextLines, groups, textOf: (p) => texts.get(p) ?? "", excerptAt, now, reuse: reusedFrom(previous, unchanged) });
     const { envelopes, counts: analysis } = await analyzeStage({ envelopes: built, sites: [...groups.values()].flat(), now, previous, carry, ...(config.analysis?.llm ? { llm: config.analysis.llm } : {}), cacheDir, log });
 
     const version = await nextVersionName(outDir, target.repo, index, target.sha);
@@ -175,6 +175,8 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     const entry: VersionEntry = { version, sha: target.sha, parent: newest?.version ?? null, datasetVersion: now, records: envelopes.length, configHash, pipelineVersion: PIPELINE_VERSION };
 
     assertValid(envelopes, manifest, entry, target.repo, index.versions);
+    // Note: the cache file goes to disk while the version is written; it is put in place after.
+    void writer?.sync().catch(() => {});
     const dir = await writeVersion(outDir, { manifest, envelopes }, entry);
     log(`wrote ${envelopes.length} records to ${dir}`);
     return { status: "written", repo: target.repo, version, dir, manifest };
@@ -217,6 +219,26 @@ function carriedExcerpts(previous: ReadonlyMap<string, Envelope>, unchanged: Rea
     for (const { record: r } of previous.values()) if (unchanged.has(r.filePath)) kept.set(`${r.filePath}:${r.lineNumber}`, { code: r.sourceCode, start: r.sourceCodeStart, end: r.sourceCodeEnd });
   }
   return (p, line) => kept.get(`${p}:${line}`);
+}
+
+/**
+ * The previous envelope of a record whose sites are the ones it had (same places, kinds and
+ * contexts, in order), all in files whose blob did not change: its first site's facts are then
+ * the ones it was analysed with. Pure.
+ * Note: `unchanged` is empty unless the previous version was written by this pipeline with these
+ * settings from the tree the cache is of.
+ */
+function reusedFrom(previous: ReadonlyMap<string, Envelope>, unchanged: ReadonlySet<string>): ((id: string, sites: readonly Site[]) => Envelope | undefined) | undefined {
+  if (unchanged.size === 0) return undefined;
+  return (id, sites) => {
+    const before = previous.get(id);
+    if (before?.facts === undefined || before.occurrences.length !== sites.length || before.record.errorMessage !== (sites[0]!.message ?? "")) return undefined;
+    const same = sites.every((s, k) => {
+      const o = before.occurrences[k]!;
+      return unchanged.has(s.path) && o.filePath === s.path && o.lineNumber === s.line && o.kind === s.kind && o.context === s.context;
+    });
+    return same ? before : undefined;
+  };
 }
 
 /** What extraction of a whole tree gave, and how much of it came from the cache. */
@@ -359,18 +381,27 @@ async function readPrevious(outDir: string, repo: string, newest: VersionEntry):
 }
 
 function countSites(tree: { listed: number; skipped: number; entries: readonly unknown[] }, results: readonly FileSites[], sites: readonly Site[], includeTestCode: boolean, records: number, work: { parsed: number; reused: number }): ManifestCounts {
+  /** How many times each key comes, keys in sorted order (so the manifest's text is stable). */
   const tally = <K extends string>(keys: readonly K[]) => {
+    const counts = new Map<K, number>();
+    for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
     const out: Partial<Record<K, number>> = {};
-    for (const k of [...keys].sort()) out[k] = (out[k] ?? 0) + 1;
+    for (const k of [...counts.keys()].sort()) out[k] = counts.get(k)!;
     return out;
   };
   const reasonOf = (s: Site): SkipReason | null => s.skip ?? (includeTestCode || s.context === "library" ? null : "excluded-context");
-  const withoutRecord = sites.map(reasonOf).filter((r) => r !== null);
-  const byKind: Partial<Record<SiteKind, ReasonCounts>> = {};
-  for (const kind of [...new Set(sites.map((s) => s.kind))].sort()) {
-    const reasons = sites.filter((s) => s.kind === kind).map(reasonOf).filter((r) => r !== null);
-    if (reasons.length > 0) byKind[kind] = tally(reasons);
+  const withoutRecord: SkipReason[] = [];
+  const reasonsByKind = new Map<SiteKind, SkipReason[]>();
+  for (const s of sites) {
+    const reason = reasonOf(s);
+    if (reason === null) continue;
+    withoutRecord.push(reason);
+    const list = reasonsByKind.get(s.kind);
+    if (list === undefined) reasonsByKind.set(s.kind, [reason]);
+    else list.push(reason);
   }
+  const byKind: Partial<Record<SiteKind, ReasonCounts>> = {};
+  for (const kind of [...reasonsByKind.keys()].sort()) byKind[kind] = tally(reasonsByKind.get(kind)!);
   const errorFiles = results.filter((r) => r.parseErrors).map((r) => r.path);
   return {
     filesListed: tree.listed,

@@ -9,7 +9,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { contentOf, sameContent } from "../pipeline/build.js";
+import { analyzeWithCarry } from "../pipeline/analyze/index.js";
+import { buildEnvelopes, contentOf, sameContent } from "../pipeline/build.js";
 import { extractCachePath } from "../pipeline/cache.js";
 import { hashConfig, run, type RunOptions } from "../pipeline/run.js";
 import { jsonlParts } from "../pipeline/write.js";
@@ -196,6 +197,40 @@ describe("regeneration at a new SHA", () => {
     assert.ok(carried2 >= 1 && carried2 < 5, `carried ${carried2} of 5`);
     // 2 → 3: no Rust file changed, every record is carried over.
     assert.equal(manifest(v3.dir).analysis?.staticCarried, 5);
+  });
+
+  test("a record whose sites are where they were is taken whole: the new commit's links, the same facts and analysis", async () => {
+    const v1 = await at(workspace(), SHA1, T1);
+    const before = records(v1.dir).find((e) => e.facts?.sameFunction.length === 0)!;
+    const o = before.occurrences[0]!;
+    const site = { kind: o.kind, path: o.filePath, line: o.lineNumber, column: 1, inTokenTree: false, context: o.context, message: before.record.errorMessage, runtime: [{ lit: before.record.errorMessage }], skip: null };
+    const sha = "f".repeat(40);
+    const asked: string[] = [];
+    const [built] = buildEnvelopes({
+      repo: REPO,
+      sha,
+      contextLines: 18,
+      groups: new Map([[before.record.messagePattern, [site]]]),
+      textOf: () => assert.fail("a record taken whole reads no text"),
+      now: T2,
+      reuse: (id) => (asked.push(id), id === before.record.id ? before : undefined),
+    });
+    assert.deepEqual(asked, [before.record.id]);
+    const links = (e: Envelope) => [e.record.githubUrl, ...e.occurrences.map((x) => x.githubUrl)];
+    assert.ok(links(built!).every((url) => url.includes(`/blob/${sha}/`)) && links(before).every((url) => url.includes(`/blob/${SHA1}/`)));
+    assert.deepEqual(built, { ...before, record: { ...before.record, githubUrl: built!.record.githubUrl, analyzedSha: sha }, occurrences: before.occurrences.map((x, k) => ({ ...x, githubUrl: built!.occurrences[k]!.githubUrl })), datasetVersion: T2 });
+    assert.deepEqual(links(built!), links(before).map((url) => url.replace(SHA1, sha)));
+
+    // Its peers are the same (none): analysis keeps the very facts and fields, and counts it carried.
+    const analysed = analyzeWithCarry({ envelopes: [built!], sites: [], carryFrom: new Map([[before.record.id, before]]) });
+    assert.equal(analysed.carried, 1);
+    assert.equal(analysed.envelopes[0]!.facts, before.facts, "the previous facts object itself: not built again");
+    assert.equal(analysed.envelopes[0]!.record.documentation, before.record.documentation);
+    // A peer the previous analysis had that is gone: analysed again, from the site's facts.
+    const withPeer = { ...before, facts: { ...before.facts!, sameFunction: ["0".repeat(16)] } };
+    const again = analyzeWithCarry({ envelopes: [{ ...built!, facts: withPeer.facts }], sites: [], carryFrom: new Map([[before.record.id, withPeer]]) });
+    assert.equal(again.carried, 0);
+    assert.notEqual(again.envelopes[0]!.facts, withPeer.facts);
   });
 
   test("excerpts are carried over only from the tree the cache is of", async () => {

@@ -22,6 +22,8 @@ export interface AnalyzeInput {
    * The previous version's envelopes by id, when the same analyzer wrote them with the same
    * settings: a record whose analysis inputs (kind, message, place, facts, same-function peers)
    * are those of its previous version keeps its fields instead of being analysed again.
+   * Note: an envelope that comes with facts was taken whole from the previous version by build
+   * (its sites and their facts are what they were): only its peers are compared.
    */
   readonly carryFrom?: ReadonlyMap<string, Envelope>;
 }
@@ -68,13 +70,17 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
     const fnKey = site.function === undefined ? null : `${e.record.filePath}\0${site.function.line}`;
     const same = (fnKey === null ? [] : byFunction.get(fnKey)!).filter((j) => j !== i).sort((a, b) => input.envelopes[a]!.record.lineNumber - input.envelopes[b]!.record.lineNumber);
     const peers: Peer[] = same.map((j) => ({ id: input.envelopes[j]!.record.id, message: input.envelopes[j]!.record.errorMessage }));
-    const facts: RecordFacts = recordFacts(e.record.filePath, site, peers.map((p) => p.id));
     const related: number[] = [...same];
     const line = e.record.lineNumber;
     const file = byFile.get(e.record.filePath)!.filter((j) => j !== i && !related.includes(j)).sort((a, b) => Math.abs(input.envelopes[a]!.record.lineNumber - line) - Math.abs(input.envelopes[b]!.record.lineNumber - line) || a - b);
     related.push(...file.slice(0, RELATED));
     for (const j of similar(i)) if (related.length < RELATED && !related.includes(j)) related.push(j);
     const relatedIds = related.slice(0, RELATED).map((j) => input.envelopes[j]!.record.id);
+    if (input.carryFrom !== undefined && e.facts !== undefined && samePeers(input.carryFrom, e.facts.sameFunction, peers)) {
+      carried++;
+      return { ...e, relatedIds };
+    }
+    const facts: RecordFacts = recordFacts(e.record.filePath, site, peers.map((p) => p.id));
     const kept = input.carryFrom === undefined ? null : carriedFields(input.carryFrom, e, facts, peers);
     if (kept === null) return analyzeEnvelope(e, facts, peers, relatedIds);
     carried++;
@@ -92,17 +98,24 @@ function carriedFields(previous: ReadonlyMap<string, Envelope>, e: Envelope, fac
   if (before?.facts === undefined) return null;
   const [a, b] = [before.record, e.record];
   if (a.filePath !== b.filePath || a.lineNumber !== b.lineNumber || a.errorMessage !== b.errorMessage || before.occurrences[0]?.kind !== e.occurrences[0]!.kind) return null;
-  if (!sameJson(before.facts, facts)) return null;
-  // The peers it was analysed with: the records of its facts' `sameFunction`, in line order (then id order, the dataset's).
-  const peerEnvelopes = before.facts.sameFunction.map((id) => previous.get(id));
-  if (peerEnvelopes.some((p) => p === undefined)) return null;
-  const beforePeers = (peerEnvelopes as Envelope[])
-    .sort((x, y) => x.record.lineNumber - y.record.lineNumber || (x.record.id < y.record.id ? -1 : x.record.id > y.record.id ? 1 : 0))
-    .map((p): Peer => ({ id: p.record.id, message: p.record.errorMessage }));
-  if (beforePeers.length !== peers.length || beforePeers.some((p, k) => p.id !== peers[k]!.id || p.message !== peers[k]!.message)) return null;
+  if (!sameJson(before.facts, facts) || !samePeers(previous, before.facts.sameFunction, peers)) return null;
   const fields: Record<string, unknown> = {};
   for (const key of ANALYSIS_FIELDS) fields[key] = a[key];
   return fields as unknown as AnalysisFields;
+}
+
+/**
+ * True when `peers` are the records a previous version's record was analysed with: the records
+ * of its facts' `sameFunction`, in line order (then id order, the dataset's), with their messages.
+ */
+function samePeers(previous: ReadonlyMap<string, Envelope>, sameFunction: readonly string[], peers: readonly Peer[]): boolean {
+  if (sameFunction.length !== peers.length) return false;
+  const peerEnvelopes = sameFunction.map((id) => previous.get(id));
+  if (peerEnvelopes.some((p) => p === undefined)) return false;
+  const before = (peerEnvelopes as Envelope[])
+    .sort((x, y) => x.record.lineNumber - y.record.lineNumber || (x.record.id < y.record.id ? -1 : x.record.id > y.record.id ? 1 : 0))
+    .map((p): Peer => ({ id: p.record.id, message: p.record.errorMessage }));
+  return before.every((p, k) => p.id === peers[k]!.id && p.message === peers[k]!.message);
 }
 
 /**
@@ -144,6 +157,8 @@ export function keepTimes(envelopes: readonly Envelope[], previous: ReadonlyMap<
   return envelopes.map((e) => {
     const before = previous?.get(e.record.id);
     if (before === undefined) return e;
+    // Note: the previous envelope taken whole, its analysis kept (its facts are that very object): the same content and times.
+    if (e.facts === before.facts) return e;
     const same = sameContent(before.record, e.record);
     const times = same ? { analyzedAt: before.record.analyzedAt, contentChangedAt: before.record.contentChangedAt } : { analyzedAt: now, contentChangedAt: now };
     return { ...e, record: { ...e.record, ...times } };
@@ -158,13 +173,29 @@ function similarity(messages: readonly string[]): (i: number) => number[] {
   const words = messages.map((m) => [...new Set((m.toLowerCase().match(/[a-z][a-z0-9_]{2,}/g) ?? []).filter((w) => !COMMON.has(w)))]);
   const postings = new Map<string, number[]>();
   words.forEach((ws, i) => ws.forEach((w) => push(postings, w, i)));
+  // Note: one array of scores serves every record (only the entries a record touched are reset),
+  //   and the best are kept as they come: no map and no sort per record.
+  const score = new Float64Array(messages.length);
+  const touched: number[] = [];
   return (i) => {
-    const score = new Map<number, number>();
     for (const w of words[i]!) {
       const list = postings.get(w)!;
       if (list.length > 50) continue;
-      for (const j of list) if (j !== i) score.set(j, (score.get(j) ?? 0) + 1 / list.length);
+      for (const j of list) {
+        if (j === i) continue;
+        if (score[j] === 0) touched.push(j);
+        score[j]! += 1 / list.length;
+      }
     }
-    return [...score].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, RELATED).map(([j]) => j);
+    const best: number[] = [];
+    for (const j of touched) {
+      let at = best.length;
+      while (at > 0 && (score[best[at - 1]!]! < score[j]! || (score[best[at - 1]!] === score[j] && best[at - 1]! > j))) at--;
+      if (at < RELATED) best.splice(at, 0, j);
+      if (best.length > RELATED) best.pop();
+    }
+    for (const j of touched) score[j] = 0;
+    touched.length = 0;
+    return best;
   };
 }
