@@ -327,19 +327,22 @@ function normalizeParts(parts: readonly MessagePart[]): MessagePart[] {
  * paragraph separators and lone surrogates as `\uHHHH`. Everything else is left as is.
  */
 function escapeLiteral(text: string): string {
-  let out = "";
-  for (const ch of text) {
-    const code = ch.codePointAt(0)!;
-    if ("\\^$.|?*+()[]{}/".includes(ch)) out += "\\" + ch;
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\t") out += "\\t";
-    else if (ch === "\r") out += "\\r";
-    else if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) out += "\\x" + hex(code, 2);
-    else if (code === 0x2028 || code === 0x2029 || (code >= 0xd800 && code <= 0xdfff)) out += "\\u" + hex(code, 4);
-    else out += ch;
-  }
-  return out;
+  return text.replace(ESCAPED, (ch) => {
+    const code = ch.charCodeAt(0);
+    if (ch === "\n") return "\\n";
+    if (ch === "\t") return "\\t";
+    if (ch === "\r") return "\\r";
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return "\\x" + hex(code, 2);
+    if (code === 0x2028 || code === 0x2029 || (code >= 0xd800 && code <= 0xdfff)) return "\\u" + hex(code, 4);
+    return "\\" + ch;
+  });
 }
+
+/**
+ * What `escapeLiteral` writes otherwise: regex syntax, control characters, line and paragraph
+ * separators and lone surrogates (a surrogate pair is one character, kept as it is).
+ */
+const ESCAPED = /[\\^$.|?*+()[\]{}/\x00-\x1f\x7f-\x9f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 const hex = (code: number, width: number): string => code.toString(16).toUpperCase().padStart(width, "0");
 

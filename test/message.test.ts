@@ -270,6 +270,12 @@ describe("composePattern", () => {
     assert.equal(composePattern([L("a\u2028b")]), String.raw`a\u2028b`);
   });
 
+  it("keeps a surrogate pair as it is and writes a lone surrogate as an escape", () => {
+    assert.equal(composePattern([L("a\u{1F600}b")]), "a\u{1F600}b");
+    assert.equal(composePattern([L("\ud800x\udc00")]), String.raw`\uD800x\uDC00`);
+    assert.equal(composePattern([L("\ud800\ud800\udc00\udc00")]), String.raw`\uD800` + "\ud800\udc00" + String.raw`\uDC00`);
+  });
+
   it("gives a source that is valid with and without the u flag and means the text itself", () => {
     const text = "every \\^$.|?*+()[]{}/ char - '\" `x` :#=!<> , \n\t\r\0\x1b\u2028 é \u{1F600} 0123";
     const source = composePattern([L(text)]);
