@@ -192,7 +192,7 @@ const lines = [
   `| ast-grep scan | ${fmt(astMs)} | | ${astMatches} panic!/unreachable!/todo!/unimplemented! matches (ours: ${ourMacroSites}) |`,
   ...(bump.length ? [`| SHA bump | ${fmt(median(bump.map((r) => r.wallMs)))} | ${mib(median(bump.map((r) => r.maxRssKb)))} | ${bump[0]!.filesParsed} parsed, ${bump[0]!.filesReused} reused, ${bump[0]!.analysisCarried} of ${bump[0]!.records} analyses carried over |`] : []),
   "",
-  `full / ast-grep: ${(fullMs / astMs).toFixed(2)}×` + (bump.length ? `; bump / full: ${(median(bump.map((r) => r.wallMs)) / fullMs).toFixed(2)}×` : ""),
+  `full / ast-grep: ${(fullMs / astMs).toFixed(3)}×` + (bump.length ? `; bump / full: ${(median(bump.map((r) => r.wallMs)) / fullMs).toFixed(3)}×` : ""),
   ...(history.length
     ? [
         "",
