@@ -63,6 +63,19 @@ function pipeline(config: string, runSha: string, url: string): ChildReport {
   return { ...(JSON.parse(out.stdout.trim().split("\n").at(-1)!) as ChildReport), wallMs };
 }
 
+/** The run whose wall time is the median (the lower one of an even count). */
+function medianRun(reports: readonly ChildReport[]): ChildReport {
+  return [...reports].sort((a, b) => a.wallMs - b.wallMs)[Math.floor(reports.length / 2)]!;
+}
+
+/** One run at `runSha` on a copy of the folder `base` (a version and cache already there), removed after. */
+function runFrom(base: string, copy: string, runSha: string): ChildReport {
+  cpSync(base, copy, { recursive: true, verbatimSymlinks: true });
+  const report = pipeline(path.join(copy, "config.json"), runSha, source);
+  rmSync(copy, { recursive: true, force: true });
+  return report;
+}
+
 function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
@@ -114,11 +127,8 @@ for (let i = 0; i <= runs; i++) {
 
   // SHA bump: the parent's version and extraction cache exist.
   if (values["parent-sha"]) {
-    const bumpDir = path.join(work, `bump-${i}`);
-    cpSync(bumpBase, bumpDir, { recursive: true, verbatimSymlinks: true });
-    const bumped = pipeline(path.join(bumpDir, "config.json"), sha, source);
+    const bumped = runFrom(bumpBase, path.join(work, `bump-${i}`), sha);
     if (i > 0) bump.push(bumped);
-    rmSync(bumpDir, { recursive: true, force: true });
   }
 }
 const ourMacroSites = (["panic", "unreachable", "todo", "unimplemented"] as const).reduce((n, k) => n + (full[0]!.sitesByKind[k] ?? 0), 0);
@@ -134,13 +144,10 @@ if (Number(values.history) > 0) {
     pipeline(setUp(base, source, sharedRepos), parent, source);
     const reports: ChildReport[] = [];
     for (let i = 0; i <= Math.min(runs, 5); i++) {
-      const dir = path.join(work, `history-${commit}-${i}`);
-      cpSync(base, dir, { recursive: true, verbatimSymlinks: true });
-      const report = pipeline(path.join(dir, "config.json"), commit, source);
+      const report = runFrom(base, path.join(work, `history-${commit}-${i}`), commit);
       if (i > 0) reports.push(report);
-      rmSync(dir, { recursive: true, force: true });
     }
-    history.push({ commit, changed, report: reports.sort((a, b) => a.wallMs - b.wallMs)[Math.floor(reports.length / 2)]! });
+    history.push({ commit, changed, report: medianRun(reports) });
   }
 }
 
@@ -175,8 +182,7 @@ if (!values["skip-growth"]) {
       else reports.push(report);
       rmSync(dir, { recursive: true, force: true });
     }
-    const med = reports.sort((a, b) => a.wallMs - b.wallMs)[Math.floor(reports.length / 2)]!;
-    growth.push({ size, mb: bytes / 1e6, report: med });
+    growth.push({ size, mb: bytes / 1e6, report: medianRun(reports) });
   }
 }
 
@@ -205,7 +211,7 @@ const lines = [
     ? ["", "| size | .rs MB | wall | ms per MB | peak RSS |", "|---|---|---|---|---|", ...growth.map((g) => `| ×${g.size} | ${g.mb.toFixed(1)} | ${fmt(g.report.wallMs)} | ${(g.report.wallMs / g.mb).toFixed(0)} | ${mib(g.report.maxRssKb)} |`)]
     : []),
   "",
-  "stage times of the median full run (ms): " + JSON.stringify(full.sort((a, b) => a.wallMs - b.wallMs)[Math.floor(full.length / 2)]!.stages),
+  "stage times of the median full run (ms): " + JSON.stringify(medianRun(full).stages),
 ];
 process.stdout.write(`${lines.join("\n")}\n`);
 rmSync(work, { recursive: true, force: true });
