@@ -16,7 +16,7 @@ import { callsNamed, forgetIndexedWords, siteFacts } from "./analyze/facts.js";
 import { type Hit, type Item, type Layout, layoutOf, type Spot } from "./layout.js";
 import { composePattern } from "./message.js";
 import { MACRO_RULES, METHOD_RULES, type Rule } from "./rules/index.js";
-import { isSpace, readDelimited, skipTrivia, splitArgs, tokenize, type Token } from "./tokens.js";
+import { codeAt, isSpace, readDelimited, skipTrivia, splitArgs, tokenize, type Token } from "./tokens.js";
 import { Lines, namedChildSpans, TreeView, type ViewNode } from "./tree-view.js";
 import type { FileSites, MessagePart, Site, SiteContext, SiteFacts } from "./types.js";
 
@@ -168,7 +168,7 @@ function itemAt(items: readonly Item[], at: number): Item | null {
     if (items[mid]!.start <= at) lo = mid + 1;
     else hi = mid;
   }
-  const item = items[lo - 1];
+  const item = lo > 0 ? items[lo - 1] : undefined;
   if (item === undefined || at >= item.end) return null;
   const body = item.body;
   return (body !== null && at >= body.preludeEnd && at < body.close ? itemAt(body.items, at) : null) ?? item;
@@ -456,7 +456,7 @@ function mayDeclareTestModule(text: string): boolean {
 /** True when `word` (made of `\w` characters) stands in `text` as a whole word: `/\bword\b/`. */
 function hasWord(text: string, word: string): boolean {
   for (let i = text.indexOf(word); i >= 0; i = text.indexOf(word, i + 1)) {
-    if (!isAsciiWord(text.charCodeAt(i - 1)) && !isAsciiWord(text.charCodeAt(i + word.length))) return true;
+    if (!isAsciiWord(codeAt(text, i - 1)) && !isAsciiWord(codeAt(text, i + word.length))) return true;
   }
   return false;
 }

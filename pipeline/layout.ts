@@ -10,7 +10,7 @@
  * code by its items' attributes or by its path, and what it needs (is it code, in which macro,
  * what stands before it) is read here.
  */
-import { charEnd, isSpace, lexString } from "./tokens.js";
+import { charEnd, codeAt, isSpace, lexString } from "./tokens.js";
 
 /** A candidate of the text scan: the name's offset, the name, and whether it is a macro's. */
 export interface Hit {
@@ -166,7 +166,7 @@ export function layoutOf(text: string, hits: readonly Hit[], isTest: (attribute:
       continue;
     }
     if (c === 47 /* / */) {
-      const next = text.charCodeAt(i + 1);
+      const next = codeAt(text, i + 1);
       if (next === 47) {
         const nl = text.indexOf("\n", i);
         i = nl < 0 ? n : nl;
@@ -177,8 +177,8 @@ export function layoutOf(text: string, hits: readonly Hit[], isTest: (attribute:
         let j = i + 2;
         while (j < n && depth > 0) {
           const d = text.charCodeAt(j);
-          if (d === 47 && text.charCodeAt(j + 1) === 42) (depth++, (j += 2));
-          else if (d === 42 && text.charCodeAt(j + 1) === 47) (depth--, (j += 2));
+          if (d === 47 && codeAt(text, j + 1) === 42) (depth++, (j += 2));
+          else if (d === 42 && codeAt(text, j + 1) === 47) (depth--, (j += 2));
           else j++;
         }
         i = j;
@@ -200,12 +200,12 @@ export function layoutOf(text: string, hits: readonly Hit[], isTest: (attribute:
     } else if (isIdentStart(text, c, i)) {
       const str = c === 98 || c === 99 || c === 114 ? lexString(text, i) : null;
       if (str !== null) i = str;
-      else if (c === 98 /* b */ && text.charCodeAt(i + 1) === 39) i = charEnd(text, i + 1) ?? i + 2;
+      else if (c === 98 /* b */ && codeAt(text, i + 1) === 39) i = charEnd(text, i + 1) ?? i + 2;
       else {
         let j = i + 1;
         if (c === 114 && text.charCodeAt(j) === 35 && isIdentStart(text, text.charCodeAt(j + 1), j + 1)) j += 2; // r#name
         for (;;) {
-          const d = text.charCodeAt(j);
+          const d = codeAt(text, j);
           if ((d >= 97 && d <= 122) || (d >= 65 && d <= 90) || (d >= 48 && d <= 57) || d === 95 || (d >= 128 && isWordAt(text, j))) j++;
           else break;
         }
@@ -216,7 +216,7 @@ export function layoutOf(text: string, hits: readonly Hit[], isTest: (attribute:
       let j = i + 1;
       for (;;) {
         while (j < n && isWordAt(text, j)) j++;
-        if (text.charCodeAt(j) === 46 && isDigit(text.charCodeAt(j + 1))) j++;
+        if (codeAt(text, j) === 46 && isDigit(codeAt(text, j + 1))) j++;
         else break;
       }
       i = j;
@@ -228,7 +228,7 @@ export function layoutOf(text: string, hits: readonly Hit[], isTest: (attribute:
     // Note: an identifier's text is sliced only where it is needed, which is rarely.
     // A new item starts at an identifier (not `else`, `as`) or an outer attribute's `#`.
     const list = frame.list;
-    if (list !== null && list.boundary && ((kind === PREV_IDENT && !continuesItem(text, start, i)) || (c === 35 && kind === PREV_PUNCT && text.charCodeAt(skipSpace(text, i)) !== 33))) startItem(list, start);
+    if (list !== null && list.boundary && ((kind === PREV_IDENT && !continuesItem(text, start, i)) || (c === 35 && kind === PREV_PUNCT && codeAt(text, skipSpace(text, i)) !== 33))) startItem(list, start);
 
     // Hits inside what was just read, or in the comments and white space before it.
     while (h < hits.length && hits[h]!.at < i) {
@@ -261,7 +261,7 @@ export function layoutOf(text: string, hits: readonly Hit[], isTest: (attribute:
       let from = 0;
       let inner = false;
       if (parent === TOKEN_TREE || parent === MATCHER || parent === ATTRIBUTE) group = parent;
-      else if (parent === DEFINITION) group = prevChar === 62 && text.charCodeAt(prevEnd - 2) === 61 ? TOKEN_TREE : MATCHER; // after `=>`: a rule's body
+      else if (parent === DEFINITION) group = prevChar === 62 && codeAt(text, prevEnd - 2) === 61 ? TOKEN_TREE : MATCHER; // after `=>`: a rule's body
       else if (definition === AFTER_NAME) group = DEFINITION;
       else if (prevChar === 33 && bangName !== "") group = TOKEN_TREE;
       else if (c === 91 && prevChar === 35) {
@@ -339,7 +339,7 @@ function continuesItem(text: string, start: number, end: number): boolean {
 
 /** Offset of the first character at or after `i` that is not white space. */
 function skipSpace(text: string, i: number): number {
-  while (isSpace(text.charCodeAt(i))) i++;
+  while (isSpace(codeAt(text, i))) i++;
   return i;
 }
 

@@ -26,6 +26,17 @@ export function isSpace(c: number): boolean {
   return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
+/**
+ * The UTF-16 code unit at `i`, or -1 outside `text`.
+ * Note: where `charCodeAt` is read past the end, it gives NaN; V8's optimised code for a function
+ * handles that only after throwing itself away once (an "out of bounds" deoptimisation), so the
+ * lexer's reads that may fall outside the text go through this check instead. -1, like NaN,
+ * equals no code unit and is neither a letter, a digit nor white space here.
+ */
+export function codeAt(text: string, i: number): number {
+  return i >= 0 && i < text.length ? text.charCodeAt(i) : -1;
+}
+
 /** True for `[A-Za-z0-9_]`. */
 function isAsciiWord(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
@@ -37,8 +48,8 @@ export function skipTrivia(text: string, i: number): number {
   const n = text.length;
   for (;;) {
     while (i < n && isSpace(text.charCodeAt(i))) i++;
-    if (text.charCodeAt(i) !== 47 /* / */) return i;
-    const next = text.charCodeAt(i + 1);
+    if (codeAt(text, i) !== 47 /* / */) return i;
+    const next = codeAt(text, i + 1);
     if (next === 47) {
       const nl = text.indexOf("\n", i);
       i = nl < 0 ? n : nl + 1;
@@ -47,8 +58,8 @@ export function skipTrivia(text: string, i: number): number {
       i += 2;
       while (i < n && depth > 0) {
         const c = text.charCodeAt(i);
-        if (c === 47 && text.charCodeAt(i + 1) === 42) (depth++, (i += 2));
-        else if (c === 42 && text.charCodeAt(i + 1) === 47) (depth--, (i += 2));
+        if (c === 47 && codeAt(text, i + 1) === 42) (depth++, (i += 2));
+        else if (c === 42 && codeAt(text, i + 1) === 47) (depth--, (i += 2));
         else i++;
       }
     } else {
@@ -68,8 +79,8 @@ const NUMBER = /(?:0x[0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+|[0-9][0-9_]*(?:\.(?![.\p{L
  * is read through the window.
  */
 export function lexToken(text: string, i: number): Token | null {
+  if (i >= text.length) return null;
   const code = text.charCodeAt(i);
-  if (Number.isNaN(code)) return null;
   // Strings start with `"`, `b`, `c` or `r`.
   if (code === 34 || code === 98 || code === 99 || code === 114) {
     const str = lexString(text, i);
@@ -87,10 +98,10 @@ export function lexToken(text: string, i: number): Token | null {
   }
   if (code < 128) {
     if ((code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 95) {
-      if (code !== 114 || text.charCodeAt(i + 1) !== 35 /* r# */) {
+      if (code !== 114 || codeAt(text, i + 1) !== 35 /* r# */) {
         let j = i + 1;
-        while (isAsciiWord(text.charCodeAt(j))) j++;
-        if (!(text.charCodeAt(j) >= 128)) {
+        while (isAsciiWord(codeAt(text, j))) j++;
+        if (!(codeAt(text, j) >= 128)) {
           const end = Math.min(j, i + 256);
           return { kind: "ident", text: text.slice(i, end), start: i, end };
         }
@@ -119,7 +130,7 @@ function lexIdent(text: string, i: number): Token {
 /** Delimiters and punctuation (the longest operator that starts at `i`); any other character alone. */
 function lexPunct(text: string, i: number, code: number): Token {
   let len = 1;
-  const c1 = text.charCodeAt(i + 1);
+  const c1 = codeAt(text, i + 1);
   switch (code) {
     case 40: // (
     case 91: // [
@@ -131,11 +142,11 @@ function lexPunct(text: string, i: number, code: number): Token {
       return { kind: "close", text: text[i]!, start: i, end: i + 1 };
     case 60: // <  <<= <= <<
     case 62: // >  >>= >= >>
-      if (c1 === code) len = text.charCodeAt(i + 2) === 61 ? 3 : 2;
+      if (c1 === code) len = codeAt(text, i + 2) === 61 ? 3 : 2;
       else if (c1 === 61) len = 2;
       break;
     case 46: // .  ... ..= ..
-      if (c1 === 46) len = text.charCodeAt(i + 2) === 46 || text.charCodeAt(i + 2) === 61 ? 3 : 2;
+      if (c1 === 46) len = codeAt(text, i + 2) === 46 || codeAt(text, i + 2) === 61 ? 3 : 2;
       break;
     case 58: // ::
       if (c1 === 58) len = 2;
@@ -173,11 +184,11 @@ export function lexString(text: string, i: number): number | null {
   // The head `(?:b|c)?(r)?(#*)"`, at most 300 characters long.
   let j = i;
   let c = text.charCodeAt(j);
-  if (c === 98 || c === 99) c = text.charCodeAt(++j);
+  if (c === 98 || c === 99) c = codeAt(text, ++j);
   const raw = c === 114;
-  if (raw) c = text.charCodeAt(++j);
+  if (raw) c = codeAt(text, ++j);
   const hashStart = j;
-  while (c === 35) c = text.charCodeAt(++j);
+  while (c === 35) c = codeAt(text, ++j);
   const hashes = j - hashStart;
   if (c !== 34 || (hashes > 0 && !raw) || j + 1 - i > 300) return null;
   j++;
