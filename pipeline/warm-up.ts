@@ -50,6 +50,7 @@ pub(crate) unsafe extern "C" fn raw<'a>(x: &'a str, n: usize) -> u8 {
         _ => debug_assert_ne!(n, 7),
     }
     for i in 0..n { while i > 2 { loop { debug_assert!(i < 10, concat!("i ", stringify!(small))); } } }
+    assert!(c != 'x' && b != b'\\n' && n <= 1_000usize && (0..=2).contains(&n) && r#type << 1 >= 2, "odd {} {:>8.3} {:#x} {}", c, f, n, Vec::<&'static str>::new().len());
     let g = |k: u8| k.checked_add(1).expect("overflow adding one");
     x.parse::<u8>().expect(&format!("not a number: {x}"))
 }
