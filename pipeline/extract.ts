@@ -12,8 +12,8 @@
  */
 import { createRequire } from "node:module";
 import type Parser from "tree-sitter";
-import { callsNamed, forgetIndexedWords, siteFacts } from "./analyze/facts.js";
-import { type Hit, type Item, type Layout, layoutOf, type Spot } from "./layout.js";
+import { callersOf, forgetIndexedWords, siteFacts } from "./analyze/facts.js";
+import { chain, type Hit, type Item, type Layout, layoutOf, type Spot } from "./layout.js";
 import { composePattern } from "./message.js";
 import { MACRO_RULES, METHOD_RULES, type Rule } from "./rules/index.js";
 import { codeAt, isSpace, readDelimited, skipTrivia, splitArgs, tokenize, type Token } from "./tokens.js";
@@ -21,7 +21,7 @@ import { Lines, namedChildSpans, TreeView, type ViewNode } from "./tree-view.js"
 import type { FileSites, MessagePart, Site, SiteContext, SiteFacts } from "./types.js";
 
 /** Bumped whenever extraction can give other sites for the same text (it keys the cache). */
-export const EXTRACTOR_VERSION = 7;
+export const EXTRACTOR_VERSION = 8;
 
 const MACRO_NAMES = [...MACRO_RULES.keys()].sort((a, b) => b.length - a.length);
 const CANDIDATE = new RegExp(`\\b(${MACRO_NAMES.join("|")})\\s*!|\\.\\s*(${[...METHOD_RULES.keys()].join("|")})\\s*\\(`, "dg");
@@ -88,8 +88,8 @@ export function extractFile(file: { readonly path: string; readonly blob: string
   const hits = candidateHits(text);
   if (hits.length === 0) return extractUnparsed(file);
   const pathContext = contextOfPath(file.path);
-  const layout = layoutOf(text, hits, (attribute, inner) => (inner ? isCfgTest(attribute) : TEST_ATTRIBUTE.test(attribute) || isCfgTest(attribute)));
-  const parse = options.includeTestCode ? null : itemsToParse(text, layout, pathContext);
+  const layout = layoutOf(text, hits, isTestAttribute);
+  const parse = options.includeTestCode ? null : itemsToParse(layout, pathContext);
   const lines = new Lines(text);
   let view: TreeView | null = null;
   if (parse === null || parse.size > 0) {
@@ -101,6 +101,7 @@ export function extractFile(file: { readonly path: string; readonly blob: string
   }
   const treeContext = view === null ? pathContext : fileContextOf(view, pathContext);
   const lexContext = pathContext === "library" && layout.innerTest ? "test" : pathContext;
+  const callers = callersIn(text, layout);
   const sites: Site[] = [];
   // Note: only a record's first site lends it facts, and a later site of the file with the same
   //   runtime message (the same record) is never its first: the facts of those are not gathered.
@@ -115,11 +116,28 @@ export function extractFile(file: { readonly path: string; readonly blob: string
   for (const spot of layout.spots) {
     const rule = (spot.macro ? MACRO_RULES : METHOD_RULES).get(spot.name)!;
     const parsed = view !== null && (parse === null || chain(spot.item).some((item) => parse.has(item)));
-    const site = parsed ? readSite(file.path, view!, rule, spot.at, treeContext, needsFacts) : lexSite(file.path, text, lines, rule, spot, lexContext === "library" && chain(spot.item).some((item) => item.test) ? "test" : lexContext);
+    const site = parsed ? readSite(file.path, view!, rule, spot.at, treeContext, needsFacts, callers) : lexSite(file.path, text, lines, rule, spot, lexContext === "library" && chain(spot.item).some((item) => item.test) ? "test" : lexContext);
     if (site !== null) sites.push(site);
   }
   forgetIndexedWords();
   return { path: file.path, blob: file.blob, sites, parseErrors: view?.hasError ?? false, parsed: view !== null, testModules: testModuleNames(text) };
+}
+
+/** Whether an attribute's text (`#[…]`, `#![…]`) makes its item, or the whole file, test code. */
+export function isTestAttribute(attribute: string, inner: boolean): boolean {
+  return inner ? isCfgTest(attribute) : TEST_ATTRIBUTE.test(attribute) || isCfgTest(attribute);
+}
+
+/**
+ * The callers of each function name in the file (`callersOf`): read together for the functions
+ * around the library sites, which are the ones the sites' facts ask for; any other name alone.
+ */
+function callersIn(text: string, layout: Layout): (name: string) => readonly string[] {
+  let known: Map<string, readonly string[]> | undefined;
+  return (name) => {
+    known ??= callersOf(text, layout, new Set(layout.spots.flatMap((s) => (s.code && !s.excluded && s.functions.length > 0 ? [s.functions.at(-1)!] : []))));
+    return known.get(name) ?? known.set(name, callersOf(text, layout, [name]).get(name)!).get(name)!;
+  };
 }
 
 /** What a file without candidate text yields: no sites, no parse, its test-module declarations. */
@@ -127,51 +145,20 @@ export function extractUnparsed(file: { readonly path: string; readonly blob: st
   return { path: file.path, blob: file.blob, sites: [], parseErrors: false, parsed: false, testModules: testModuleNames(file.text) };
 }
 
-/** `item` and the items whose bodies hold it, innermost first. */
-function chain(item: Item | null): Item[] {
-  const out: Item[] = [];
-  for (let a = item; a !== null; a = a.parent) out.push(a);
-  return out;
-}
-
 /**
  * Which items to parse (each with its body; the `impl`, `trait` and `mod` items around them
  * are parsed without the rest of their bodies): those that may hold a library site (a candidate
- * in code, in no test item, in a library file), and those that call a function holding one (a
- * site's facts name its callers in the file). Callers inside a test function or module are
- * left out: the facts never count them.
+ * in code, in no test item, in a library file). The callers a site's facts name are read by the
+ * lexer (`callersOf`), so their items need no parse.
  */
-function itemsToParse(text: string, layout: Layout, pathContext: SiteContext): Set<Item> {
+function itemsToParse(layout: Layout, pathContext: SiteContext): Set<Item> {
   const parse = new Set<Item>();
   if (pathContext !== "library" || layout.innerTest) return parse;
-  const names = new Set<string>();
   for (const spot of layout.spots) {
     if (!spot.code || spot.excluded || spot.item === null || chain(spot.item).some((item) => item.test)) continue;
     parse.add(spot.item);
-    for (const name of spot.functions) names.add(name);
-  }
-  for (const name of names) {
-    for (const at of callsNamed(text, name)) {
-      const item = itemAt(layout.items, at);
-      if (item !== null && !chain(item).some((a) => a.test && (a.keyword === "fn" || a.keyword === "mod"))) parse.add(item);
-    }
   }
   return parse;
-}
-
-/** The innermost item that holds offset `at`, null outside every item. */
-function itemAt(items: readonly Item[], at: number): Item | null {
-  let lo = 0;
-  let hi = items.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (items[mid]!.start <= at) lo = mid + 1;
-    else hi = mid;
-  }
-  const item = lo > 0 ? items[lo - 1] : undefined;
-  if (item === undefined || at >= item.end) return null;
-  const body = item.body;
-  return (body !== null && at >= body.preludeEnd && at < body.close ? itemAt(body.items, at) : null) ?? item;
 }
 
 /**
@@ -215,9 +202,11 @@ function hasParsed(items: readonly Item[], parse: ReadonlySet<Item>): boolean {
 export function extractSites(path: string, text: string, tree: Parser.Tree): Site[] {
   const view = new TreeView(tree, text, new Lines(text));
   const fileContext = fileContextOf(view, contextOfPath(path));
+  const hits = candidateHits(text);
+  const callers = callersIn(text, layoutOf(text, hits, isTestAttribute));
   const sites: Site[] = [];
-  for (const hit of candidateHits(text)) {
-    const site = readSite(path, view, (hit.macro ? MACRO_RULES : METHOD_RULES).get(hit.name)!, hit.at, fileContext, () => true);
+  for (const hit of hits) {
+    const site = readSite(path, view, (hit.macro ? MACRO_RULES : METHOD_RULES).get(hit.name)!, hit.at, fileContext, () => true, callers);
     if (site !== null) sites.push(site);
   }
   return sites;
@@ -253,7 +242,7 @@ const INNER_CFG_AT = /#\s*!\s*\[\s*cfg\s*\(/y;
 /** Whether a site with this runtime message and context gets facts (asked once per site, in source order). */
 type NeedsFacts = (runtime: readonly MessagePart[], context: SiteContext) => boolean;
 
-function readSite(path: string, view: TreeView, rule: Rule, at: number, fileContext: SiteContext, needsFacts: NeedsFacts): Site | null {
+function readSite(path: string, view: TreeView, rule: Rule, at: number, fileContext: SiteContext, needsFacts: NeedsFacts, callers: (name: string) => readonly string[]): Site | null {
   const text = view.text;
   const node = view.path(at, at + rule.name.length);
   if (NOT_CODE.has(node.type) || node.start !== at || node.text !== rule.name) return null;
@@ -272,7 +261,7 @@ function readSite(path: string, view: TreeView, rule: Rule, at: number, fileCont
     if (testAttributes && context === "library" && hasTestAttribute(a)) context = "test";
   }
   if (rule.syntax === "macro" && !stdMacro(text, codeBefore(view, at), at)) return null;
-  return siteAt(path, text, view.lines, rule, at, inTokenTree, context, (runtime, args) => (needsFacts(runtime, context) ? siteFacts(chain, args) : null));
+  return siteAt(path, text, view.lines, rule, at, inTokenTree, context, (runtime, args) => (needsFacts(runtime, context) ? siteFacts(chain, args, callers) : null));
 }
 
 /**

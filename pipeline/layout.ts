@@ -31,7 +31,10 @@ export interface Spot extends Hit {
   readonly inTokenTree: boolean;
   /** Offset of the last code character before `at` (comments and white space skipped), -1 at the start. */
   readonly before: number;
-  /** Names of the functions whose bodies enclose it, outermost first. */
+  /**
+   * Names of the functions whose bodies enclose it, outermost first: functions of the code, as
+   * tree-sitter reads them (a `fn` in a macro's token tree or a `macro_rules!` body is none).
+   */
   readonly functions: readonly string[];
 }
 
@@ -154,7 +157,7 @@ export function layoutOf(text: string, hits: readonly Hit[], isTest: (attribute:
   };
   const functions = (): string[] => {
     const out: string[] = [];
-    for (const f of stack) if (f.fn !== null) out.push(f.fn);
+    for (const f of stack) if (f.fn !== null && f.kind === PLAIN) out.push(f.fn);
     return out;
   };
 
@@ -365,4 +368,26 @@ function isWordAt(text: string, i: number): boolean {
   const c = text.charCodeAt(i);
   if (c < 128) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
   return /[\p{L}\p{N}_]/u.test(text[i]!);
+}
+
+/** `item` and the items whose bodies hold it, innermost first. */
+export function chain(item: Item | null): Item[] {
+  const out: Item[] = [];
+  for (let a = item; a !== null; a = a.parent) out.push(a);
+  return out;
+}
+
+/** The innermost item that holds offset `at`, null outside every item. */
+export function itemAt(items: readonly Item[], at: number): Item | null {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (items[mid]!.start <= at) lo = mid + 1;
+    else hi = mid;
+  }
+  const item = lo > 0 ? items[lo - 1] : undefined;
+  if (item === undefined || at >= item.end) return null;
+  const body = item.body;
+  return (body !== null && at >= body.preludeEnd && at < body.close ? itemAt(body.items, at) : null) ?? item;
 }

@@ -64,7 +64,7 @@ export interface RunResult {
 
 /**
  * The pipeline's version, as written into manifests and compared for "up to date": the package
- * version, then the extractor's and the analyzer's (`0.1.0+x7.a1`).
+ * version, then the extractor's and the analyzer's (`0.1.0+x8.a1`).
  */
 export const PIPELINE_VERSION = `${(JSON.parse(readFileSync(path.join(packageRoot(), "package.json"), "utf8")) as { version: string }).version}+x${EXTRACTOR_VERSION}.a${ANALYZER_VERSION}`;
 

@@ -1,6 +1,6 @@
 /**
- * Partial parsing: by default only the top-level items that may hold a library site (and the
- * items calling their functions) go to tree-sitter; the rest is read by the lexer. That must give
+ * Partial parsing: by default only the top-level items that may hold a library site go to
+ * tree-sitter; the rest is read by the lexer (the callers of their functions included). That must give
  * the same sites as parsing everything, and the same facts for every site that can be catalogued,
  * on every Rust fixture, under a library path and under a test path.
  */
@@ -9,8 +9,9 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type Parser from "tree-sitter";
-import { callsNamed } from "../pipeline/analyze/facts.js";
-import { createParser, extractFile } from "../pipeline/extract.js";
+import { callersOf, callsNamed, TEST_ATTRIBUTE } from "../pipeline/analyze/facts.js";
+import { createParser, extractFile, isTestAttribute } from "../pipeline/extract.js";
+import { layoutOf } from "../pipeline/layout.js";
 import type { Site } from "../pipeline/types.js";
 import { fixture } from "./helpers/git.js";
 
@@ -64,16 +65,17 @@ describe("partial parsing", () => {
     const result = extractFile({ path: "src/items.rs", blob: "0".repeat(40), text }, spy);
     assert.equal(ranges.length, 1, "one parse");
     const parsed = ranges[0]!.map((r) => text.slice(r.startIndex, r.endIndex)).join("");
-    for (const item of ["pub fn checked", "fn lifetimes", "impl Display for Wrapper", "pub fn r#match", "macro_rules! ensure", "pub fn after_tests", "fn helper", "pub trait Checked", "mod outer {\n    mod inner {", "pub fn deep", "impl Wrapper\nwhere\n    Wrapper: Sized,\n{", "pub fn always"]) {
+    for (const item of ["pub fn checked", "fn lifetimes", "pub fn r#match", "macro_rules! ensure", "pub fn after_tests", "pub trait Checked", "mod outer {\n    mod inner {", "pub fn deep", "impl Wrapper\nwhere\n    Wrapper: Sized,\n{", "pub fn always"]) {
       assert.ok(parsed.includes(item), `${item} is parsed`);
     }
-    // Test items, and items without a library site or a call of a function holding one, are not;
-    // nor are the test items inside the bodies parsed around a library site.
-    for (const item of ["mod tests", "fn top_level_test", "pub struct Wrapper", "static BRACES", "unsafe impl Send", "extern \"C\"", "fn test_helper", "fn only_in_tests", "pub mod std_only"]) {
+    // Test items, and items without a library site, are not (callers of a function holding one
+    // included: the lexer reads them); nor are the test items inside the bodies parsed around a
+    // library site.
+    for (const item of ["impl Display for Wrapper", "fn helper", "mod tests", "fn top_level_test", "pub struct Wrapper", "static BRACES", "unsafe impl Send", "extern \"C\"", "fn test_helper", "fn only_in_tests", "pub mod std_only"]) {
       assert.ok(!parsed.includes(item), `${item} is not parsed`);
     }
-    // The caller in `impl Display` and the one in a `#[cfg(test)] impl` are still found; the
-    // one in `mod tests` is test code, which the facts leave out whether it is parsed or not.
+    // The caller in `impl Display` and the one in a `#[cfg(test)] impl` are found all the same;
+    // the one in `mod tests` is test code, which the facts leave out.
     const checked = result.sites.find((s) => s.message === "n is over the limit: {n}");
     assert.deepEqual(checked?.facts?.callers, ["fmt", "helper"]);
   });
@@ -104,5 +106,82 @@ describe("calls by name in long texts (an index of the words instead of a search
     }
     assert.ok(compared > 100, `${compared} calls compared`);
     assert.equal(callsNamed(edge[0]!, "g", true).length, 6, "g::<T> (whose tail holds the second g), g(, r#g(, a.g (, G::g::<…>(, g :: < T > (");
+  });
+});
+
+/**
+ * The callers of a function as a whole syntax tree gives them: from each call's name node up,
+ * the innermost `function_item` is the caller, unless a `function_item` or `mod_item` on the way
+ * has a `#[test]`-like or `#[cfg(test)]`-like attribute among the siblings before it.
+ */
+function treeCallers(tree: Parser.Tree, text: string, name: string): string[] {
+  const isTest = (node: Parser.SyntaxNode) => {
+    for (let s = node.previousNamedSibling; s !== null; s = s.previousNamedSibling) {
+      if (s.type === "line_comment" || s.type === "block_comment") continue;
+      if (s.type !== "attribute_item") return false;
+      if (TEST_ATTRIBUTE.test(s.text)) return true;
+    }
+    return false;
+  };
+  const found = new Set<string>();
+  for (const at of callsNamed(text, name)) {
+    if (/\bfn\s+$/.test(text.slice(Math.max(0, at - 8), at))) continue;
+    const node = tree.rootNode.descendantForIndex(at, at + name.length);
+    if ((node.type !== "identifier" && node.type !== "field_identifier") || node.startIndex !== at) continue;
+    let caller: string | null = null;
+    for (let a = node.parent; a !== null; a = a.parent) {
+      if (caller === null && a.type === "function_item") caller = a.childForFieldName("name")?.text ?? "";
+      if ((a.type === "function_item" || a.type === "mod_item") && isTest(a)) {
+        caller = null;
+        break;
+      }
+    }
+    if (caller !== null && caller !== name && caller !== "") found.add(caller);
+  }
+  return [...found].sort();
+}
+
+/** Rust's keywords: no function is named so (`r#…` aside). */
+const KEYWORDS = /^(?:as|async|await|break|const|continue|crate|dyn|else|enum|extern|false|fn|for|if|impl|in|let|loop|match|mod|move|mut|pub|ref|return|self|Self|static|struct|super|trait|true|type|unsafe|use|where|while)$/;
+
+describe("callers read by the lexer", () => {
+  const parser = createParser();
+  it("are the callers a whole syntax tree gives, for every name called in every Rust fixture", () => {
+    let compared = 0;
+    let withCallers = 0;
+    for (const file of rustFixtures()) {
+      const text = readFileSync(fixture(file), "utf8");
+      const tree = parser.parse((index: number) => text.slice(index, index + 65536));
+      const layout = layoutOf(text, [], isTestAttribute);
+      // Every word standing before `(` but keywords (a function, a method, a tuple struct): most are called somewhere.
+      const names = new Set([...text.matchAll(/\b([A-Za-z_]\w*)\s*\(/g)].map((m) => m[1]!).filter((w) => !KEYWORDS.test(w)));
+      // All names read at once, as extraction reads them, and each alone.
+      const together = callersOf(text, layout, names);
+      for (const name of names) {
+        const expected = treeCallers(tree, text, name);
+        assert.deepEqual(together.get(name), expected, `${file}: callers of ${name}`);
+        assert.deepEqual(callersOf(text, layout, [name]).get(name), expected, `${file}: callers of ${name} alone`);
+        compared++;
+        if (expected.length > 0) withCallers++;
+      }
+    }
+    assert.ok(compared > 500 && withCallers > 100, `${compared} names compared, ${withCallers} with callers`);
+  });
+
+  it("leave out calls in comments, strings, macro definitions' functions and test code", () => {
+    const text = [
+      "pub fn target() { panic!(\"x\") }",
+      "pub fn plain() { target(); }",
+      "pub fn in_text() { // target()\n let s = \"target()\"; }",
+      "macro_rules! m { () => { fn generated() { target() } } }",
+      "pub fn outer() { vec![target()]; fn inner() { target(); } }",
+      "#[cfg(test)]\nmod tests { fn t() { target(); } }",
+      "#[test]\nfn a_test() { target(); }",
+      "impl S { pub fn method(&self) { self.x.target(); S::target(); } }",
+    ].join("\n");
+    const layout = layoutOf(text, [], isTestAttribute);
+    assert.deepEqual(callersOf(text, layout, ["target"]).get("target"), ["inner", "method", "outer", "plain"]);
+    const tree = parser.parse(text);
+    assert.deepEqual(treeCallers(tree, text, "target"), ["inner", "method", "outer", "plain"]);
   });
 });

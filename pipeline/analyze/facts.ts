@@ -9,7 +9,8 @@
  * cfg gates) the next site of the file finds there.
  */
 import type { Condition, FunctionFact, ItemFact, MatchArm, ParamFact, SiteFacts } from "../schema-types.generated.js";
-import { isSpace, readDelimited, skipTrivia, splitArgs, type Token } from "../tokens.js";
+import { chain, type Hit, type Item, itemAt, type Layout, layoutOf } from "../layout.js";
+import { codeAt, isSpace, readDelimited, skipTrivia, splitArgs, type Token } from "../tokens.js";
 import { namedChildSpans, type ViewNode } from "../tree-view.js";
 import { boundNames } from "./rust.js";
 
@@ -26,7 +27,7 @@ const LISTS = new Set(["block", "declaration_list", "source_file"]);
  * ancestors (`TreeView.chain`), `args` the macro call's arguments when the caller has read them
  * (null: read them here). What is read from an ancestor is kept on it for the file's other sites.
  */
-export function siteFacts(chain: readonly ViewNode[], args: readonly (readonly Token[])[] | null): SiteFacts {
+export function siteFacts(chain: readonly ViewNode[], args: readonly (readonly Token[])[] | null, callers: (name: string) => readonly string[]): SiteFacts {
   const node = chain[0]!;
   const text = node.view.text;
   const name = node.text;
@@ -139,7 +140,7 @@ export function siteFacts(chain: readonly ViewNode[], args: readonly (readonly T
     gates: [...new Set(gates)],
     conditions,
     macro,
-    callers: functionFact === undefined ? [] : callersOf(functionFact.name, node),
+    callers: functionFact === undefined ? [] : [...callers(functionFact.name)],
     boundInside: [...new Set([...inside.matchAll(LET)].flatMap((m) => boundNames(m[1]!)))].sort(),
     exitInPath: EXIT.test(inside),
     exitBeforePath: EXIT.test(code(text.slice(bodyStart, outerStart))),
@@ -414,52 +415,54 @@ function plainLets(body: ViewNode, text: string): { end: number; text: string }[
   return out;
 }
 
-const TEST_ATTRIBUTE = /^#\s*\[\s*(?:(?:::)?\w+\s*::\s*)*(?:test|rstest|test_case|wasm_bindgen_test|quickcheck)\b|^#\s*\[\s*cfg\s*\(\s*(?:test\s*\)|all\s*\([^\]]*\btest\b)/;
+/** An attribute (its text) that makes a function or module test code for the callers of a function (`callersOf`). */
+export const TEST_ATTRIBUTE = /^#\s*\[\s*(?:(?:::)?\w+\s*::\s*)*(?:test|rstest|test_case|wasm_bindgen_test|quickcheck)\b|^#\s*\[\s*cfg\s*\(\s*(?:test\s*\)|all\s*\([^\]]*\btest\b)/;
 
-/** True when the item carries a `#[test]`-like or `#[cfg(test)]`-like attribute. Read once per item. */
-function isTestItem(item: ViewNode): boolean {
-  return item.memo("testItem", () => {
-    // Note: a test attribute before `item` is a sibling: it lies between the parent's start and `item`'s.
-    if (!attributeBefore(item.view.text, item.start) || !item.view.testAttributeBetween(item.parent?.start ?? 0, item.start)) return false;
-    for (let s = item.node.previousNamedSibling; s !== null; s = s.previousNamedSibling) {
-      const type = s.type;
-      if (type === "line_comment" || type === "block_comment") continue;
-      if (type !== "attribute_item") return false;
-      if (TEST_ATTRIBUTE.test(s.text)) return true;
-    }
-    return false;
-  });
+/** True when one of the item's outer attributes (at its start, comments between) is `#[test]`-like or `#[cfg(test)]`-like. */
+function isTestItem(text: string, item: Item): boolean {
+  for (let i = skipTrivia(text, item.start); codeAt(text, i) === 35 /* # */; ) {
+    const open = skipTrivia(text, i + 1);
+    const group = codeAt(text, open) === 91 /* [ */ ? readDelimited(text, open) : null;
+    if (group === null || group.end > item.end) return false;
+    if (TEST_ATTRIBUTE.test(text.slice(i, group.end))) return true;
+    i = skipTrivia(text, group.end);
+  }
+  return false;
 }
 
 /**
- * Names of the functions in this file that call a function named `name` (`name(`, `.name(`,
- * `X::name(`, with or without a turbofish), the function itself left out, sorted. Read once per
- * name and file.
- * Note: a match by name, not a resolved call; comments and strings are skipped through the tree.
+ * For each of `names`, the names of the functions in this file that call a function so named
+ * (`name(`, `.name(`, `X::name(`, with or without a turbofish), the function itself left out,
+ * sorted. Read by the lexer, so the callers' items need no parse; each item holding calls is
+ * read once for all the names.
+ * Note: a match by name, not a resolved call. A call counts where the lexer reads the name as an
+ * identifier in code (not in a comment or a string) in a function's body, the innermost such
+ * function being the caller. Callers in test code (a `#[test]`-like function, a `#[cfg(test)]`
+ * module, around the call) are not how users get there.
  */
-function callersOf(name: string, site: ViewNode): string[] {
-  const view = site.view;
-  return view.memo(`callers ${name}`, () => {
-    const text = view.text;
-    const found = new Set<string>();
+export function callersOf(text: string, layout: Layout, names: Iterable<string>): Map<string, string[]> {
+  const calls = new Map<Item, Hit[]>();
+  const found = new Map<string, Set<string>>();
+  for (const name of names) {
+    found.set(name, new Set());
     for (const at of callsNamed(text, name)) {
       if (/\bfn\s+$/.test(text.slice(Math.max(0, at - 8), at))) continue;
-      const n = view.path(at, at + name.length);
-      if (n.type !== "identifier" && n.type !== "field_identifier") continue;
-      let caller: string | null = null;
-      for (let a: ViewNode | null = n.parent; a !== null; a = a.parent) {
-        const type = a.type;
-        if (caller === null && type === "function_item") caller = a.fieldText("name");
-        // Note: callers in test code (`#[test]`, `#[cfg(test)] mod …`) are not how users get there.
-        if ((type === "function_item" || type === "mod_item") && isTestItem(a)) {
-          caller = null;
-          break;
-        }
-      }
-      if (caller !== null && caller !== name && caller !== "") found.add(caller);
+      const item = itemAt(layout.items, at);
+      if (item === null || chain(item).some((a) => (a.keyword === "fn" || a.keyword === "mod") && (a.test || isTestItem(text, a)))) continue;
+      const hit: Hit = { at: at - item.start, name, macro: false };
+      const known = calls.get(item);
+      if (known) known.push(hit);
+      else calls.set(item, [hit]);
     }
-    return [...found].sort();
-  });
+  }
+  for (const [item, hits] of calls) {
+    // Note: an item starts where a token does, outside any comment or string: it is read alone.
+    for (const spot of layoutOf(text.slice(item.start, item.end), hits.sort((x, y) => x.at - y.at), () => false).spots) {
+      const caller = spot.code ? spot.functions.at(-1) : undefined;
+      if (caller !== undefined && caller !== spot.name && caller !== "") found.get(spot.name)!.add(caller);
+    }
+  }
+  return new Map([...found].map(([name, callers]) => [name, [...callers].sort()]));
 }
 
 /** What may stand between a called function's name and its `(`: white space and a turbofish. */
