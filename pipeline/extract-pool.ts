@@ -5,9 +5,8 @@
 import { availableParallelism } from "node:os";
 import { type ResourceLimits, Worker } from "node:worker_threads";
 import { createParser, type ExtractOptions, extractFile, extractUnparsed, hasCandidates, LIBRARY_ONLY } from "./extract.js";
-import type { Batch, BatchResult, ThreadData } from "./extract-worker.js";
+import type { Batch, BatchResult } from "./extract-worker.js";
 import type { FileSites } from "./types.js";
-import { warmUp } from "./warm-up.js";
 
 type FileInput = Batch["files"][number];
 
@@ -40,18 +39,15 @@ const BATCH_CHARS = 64 * 1024;
  */
 export const THREAD_HEAP: ResourceLimits = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 8 };
 
-/** How parse threads are started: each one's heap, where to say that one ran out of it, and whether to prime them. */
+/** How parse threads are started: each one's heap, and where to say that one ran out of it. */
 export interface ThreadSettings {
   readonly heap?: ResourceLimits;
   readonly log?: (line: string) => void;
-  /** Extract the primer (warm-up.ts) before the first file, on every thread: for long extractions. */
-  readonly warmUp?: boolean;
 }
 
 /** Starts `threads` parse threads (1: parse on the calling thread, no worker). */
 export function startPool(threads: number = defaultThreads(), options: ExtractOptions = LIBRARY_ONLY, settings: ThreadSettings = {}): ExtractPool {
-  const warm = settings.warmUp ?? false;
-  return threads <= 1 ? inThread(options, warm) : onWorkers(threads, options, settings.heap ?? THREAD_HEAP, settings.log ?? (() => {}), warm);
+  return threads <= 1 ? inThread(options) : onWorkers(threads, options, settings.heap ?? THREAD_HEAP, settings.log ?? (() => {}));
 }
 
 /** Files without candidate text are answered at once, without a parse; the others are returned as indices. */
@@ -64,18 +60,13 @@ function triage(files: readonly FileInput[], results: FileSites[]): number[] {
   return pending;
 }
 
-function inThread(options: ExtractOptions, warm: boolean): ExtractPool {
+function inThread(options: ExtractOptions): ExtractPool {
   let parser: ReturnType<typeof createParser> | undefined;
-  let primed = !warm;
   return {
     async extract(files, progress) {
       const results: FileSites[] = new Array(files.length);
       const pending = triage(files, results);
       const parserOf = () => (parser ??= createParser());
-      if (!primed && pending.length > 0) {
-        primed = true;
-        warmUp(parserOf, options);
-      }
       for (const [k, i] of pending.entries()) {
         // Note: copied, as a worker's answer is: the sites' strings are slices of the file's text
         //   and would otherwise keep the whole text alive as long as the result.
@@ -101,7 +92,7 @@ interface Job {
   readonly reject: (error: unknown) => void;
 }
 
-function onWorkers(threads: number, options: ExtractOptions, heap: ResourceLimits, log: (line: string) => void, warm: boolean): ExtractPool {
+function onWorkers(threads: number, options: ExtractOptions, heap: ResourceLimits, log: (line: string) => void): ExtractPool {
   const queue: Job[] = [];
   const idle: Worker[] = [];
   const running = new Map<Worker, Job>();
@@ -127,7 +118,7 @@ function onWorkers(threads: number, options: ExtractOptions, heap: ResourceLimit
     if (workers.size === 0) for (const job of queue.splice(0)) here(job);
   };
   for (let k = 0; k < threads; k++) {
-    const worker = new Worker(new URL("./extract-worker.js", import.meta.url), { resourceLimits: heap, workerData: { warmUp: warm } satisfies ThreadData });
+    const worker = new Worker(new URL("./extract-worker.js", import.meta.url), { resourceLimits: heap });
     workers.add(worker);
     worker.on("message", (answer: BatchResult) => {
       const job = running.get(worker)!;

@@ -3,16 +3,9 @@
  * Note: answering per batch lets the thread's event loop turn, which is when tree-sitter frees
  * the trees of the batch; memory stays flat however many files pass through.
  */
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 import { createParser, type ExtractOptions, extractFile } from "./extract.js";
 import type { FileSites } from "./types.js";
-import { warmUp } from "./warm-up.js";
-
-/** What a thread is started with. */
-export interface ThreadData {
-  /** Extract the primer (warm-up.ts) before the first batch. */
-  readonly warmUp: boolean;
-}
 
 /** What a thread is sent: files with their text, and what to parse of them. */
 export interface Batch {
@@ -28,12 +21,7 @@ export interface BatchResult {
 const port = parentPort;
 if (port !== null) {
   const parser = createParser();
-  let primed = !(workerData as ThreadData | null)?.warmUp;
   port.on("message", (batch: Batch) => {
-    if (!primed) {
-      primed = true;
-      warmUp(parser, batch.options);
-    }
     const answer: BatchResult = { results: batch.files.map((file) => extractFile(file, parser, batch.options)) };
     port.postMessage(answer);
   });

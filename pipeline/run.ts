@@ -14,7 +14,6 @@ import { loadConfig, resolveTarget } from "./config.js";
 import { PipelineError } from "./errors.js";
 import { applyTestModules, EXTRACTOR_VERSION } from "./extract.js";
 import { startPool } from "./extract-pool.js";
-import { WARM_UP_FILES } from "./warm-up.js";
 import { diffDatasets } from "./diff.js";
 import { fetchRepo } from "./fetch.js";
 import { packageRoot } from "./paths.js";
@@ -266,7 +265,7 @@ async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, w
   // Note: below a few thousand files the calling thread parses them all: a parse thread costs its
   //   own start and JIT warm-up (about 0.3 s here), more than it saves on a tree of burn's size
   //   (1705 files: 1.25 s on one thread against 1.37 s on two; 4 times burn: 3.2 s against 3.1 s).
-  const pool = startPool(threads ?? (misses.length >= WORKER_FILES ? undefined : 1), { includeTestCode: cache.includeTestCode }, { log, warmUp: misses.length >= WARM_UP_FILES });
+  const pool = startPool(threads ?? (misses.length >= WORKER_FILES ? undefined : 1), { includeTestCode: cache.includeTestCode }, { log });
   /** Results up to this index have gone to the writer. */
   let next = 0;
   const handOver = (through: number) => {

@@ -6,13 +6,10 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { createParser, extractFile } from "../pipeline/extract.js";
 import { startPool } from "../pipeline/extract-pool.js";
-import { RULES } from "../pipeline/rules/index.js";
 import { run } from "../pipeline/run.js";
 import type { Manifest } from "../pipeline/schema-types.generated.js";
 import { writeConfig } from "./helpers/config.js";
-import { PRIMER } from "../pipeline/warm-up.js";
 import { fixture, makeRepo } from "./helpers/git.js";
 
 const NOW = new Date("2026-03-01T00:00:00.000Z");
@@ -81,41 +78,5 @@ describe("parse threads with too small a heap", () => {
     assert.equal(lines.length, 2, lines.join("\n"));
     assert.match(lines[0]!, /^a parse thread ran out of its 1 MB heap; its files are extracted on the calling thread$/);
     assert.match(lines[1]!, /the calling thread extracts the rest$/);
-  });
-});
-
-describe("the warm-up before a long extraction", () => {
-  /** Every Rust fixture of the extraction tests, as library files. */
-  const files = () => {
-    const dir = fixture("extract");
-    return readdirSync(dir)
-      .filter((f) => f.endsWith(".rs"))
-      .sort()
-      .map((f) => ({ path: `crates/demo/src/${f}`, blob: f, text: readFileSync(path.join(dir, f), "utf8") }));
-  };
-
-  it("changes no site, on the calling thread or on two threads", async () => {
-    const cold = startPool(1);
-    const expected = await cold.extract(files());
-    await cold.close();
-    for (const threads of [1, 2]) {
-      const primed = startPool(threads, undefined, { warmUp: true });
-      const got = await primed.extract(files());
-      // A second call on the same threads: the primer is extracted once per thread, before the first.
-      const again = await primed.extract(files());
-      await primed.close();
-      assert.deepEqual(got, expected, `${threads} thread(s)`);
-      assert.deepEqual(again, expected, `${threads} thread(s), second call`);
-    }
-    assert.ok(expected.some((r) => r.sites.length > 0));
-  });
-
-  it("extracts a primer that parses cleanly and holds every kind of site, in library and test code", () => {
-    const primer = extractFile({ path: "src/primer.rs", blob: "", text: PRIMER }, createParser());
-    assert.equal(primer.parseErrors, false);
-    const kinds = new Set(primer.sites.map((s) => s.kind));
-    assert.deepEqual([...kinds].sort(), RULES.map((r) => r.id).sort());
-    assert.deepEqual([...new Set(primer.sites.map((s) => s.context))].sort(), ["library", "test"]);
-    assert.ok(primer.sites.some((s) => s.context === "library" && (s.facts?.callers.length ?? 0) > 0), "a site whose function has a caller");
   });
 });
