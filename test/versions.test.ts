@@ -226,6 +226,16 @@ describe("regeneration at a new SHA", () => {
     assert.equal(analysed.carried, 1);
     assert.equal(analysed.envelopes[0]!.facts, before.facts, "the previous facts object itself: not built again");
     assert.equal(analysed.envelopes[0]!.record.documentation, before.record.documentation);
+    // Every record taken whole and none came or went: the very envelopes come back, all carried.
+    const other = records(v1.dir).find((e) => e.record.id !== before.record.id)!;
+    const both = [built!, other];
+    const whole = analyzeWithCarry({ envelopes: both, sites: [], carryFrom: new Map(both.map((e) => [e.record.id, e === built ? before : e])) });
+    assert.equal(whole.carried, 2);
+    assert.ok(whole.envelopes.every((e, k) => e === both[k]));
+    // One more record than before: the records are analysed (their related ids may change).
+    const added = analyzeWithCarry({ envelopes: both, sites: [], carryFrom: new Map([[before.record.id, before]]) });
+    assert.notEqual(added.envelopes[0], built);
+    assert.equal(added.envelopes[0]!.facts, before.facts, "its analysis carried all the same");
     // A peer the previous analysis had that is gone: analysed again, from the site's facts.
     const withPeer = { ...before, facts: { ...before.facts!, sameFunction: ["0".repeat(16)] } };
     const again = analyzeWithCarry({ envelopes: [{ ...built!, facts: withPeer.facts }], sites: [], carryFrom: new Map([[before.record.id, withPeer]]) });
