@@ -154,16 +154,16 @@ export function program(): Command {
   return cli;
 }
 
-/** Runs the CLI and returns the exit status; never calls process.exit itself. */
 /**
  * V8's optimising compiler without inlining. On burn, on two cores, a full run takes about 70 ms
  * less and uses about 200 ms less CPU: with inlining, compiling the extraction's hot functions
- * took about 0.7 s of CPU per run on the second core, where git writes the blobs and the garbage
- * collector works too, and the code it made was hardly faster. Set before any hot code is
- * compiled; parse threads share the process's flags.
+ * took about 1 s of CPU per run (0.6 s without) on the second core, where git writes the blobs
+ * and the garbage collector works too, and the code it made was hardly faster. Set before any
+ * hot code is compiled; parse threads share the process's flags.
  */
 const V8_FLAGS = "--no-turbo-inlining";
 
+/** Runs the CLI and returns the exit status; never calls process.exit itself. */
 export async function main(argv: readonly string[]): Promise<number> {
   setFlagsFromString(V8_FLAGS);
   try {
