@@ -130,12 +130,13 @@ export function isTestAttribute(attribute: string, inner: boolean): boolean {
 
 /**
  * The callers of each function name in the file (`callersOf`): read together for the functions
- * around the library sites, which are the ones the sites' facts ask for; any other name alone.
+ * around the candidates outside test items, whose facts are asked for; any other name alone.
  */
 function callersIn(text: string, layout: Layout): (name: string) => readonly string[] {
   let known: Map<string, readonly string[]> | undefined;
+  const names = () => new Set(layout.spots.flatMap((s) => (s.code && !s.excluded && s.functions.length > 0 && !chain(s.item).some((item) => item.test) ? [s.functions.at(-1)!] : [])));
   return (name) => {
-    known ??= callersOf(text, layout, new Set(layout.spots.flatMap((s) => (s.code && !s.excluded && s.functions.length > 0 ? [s.functions.at(-1)!] : []))));
+    known ??= callersOf(text, layout, names());
     return known.get(name) ?? known.set(name, callersOf(text, layout, [name]).get(name)!).get(name)!;
   };
 }
