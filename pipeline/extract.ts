@@ -6,9 +6,9 @@
  * candidate text are never parsed, and a macro's name inside another macro's token tree (which
  * tree-sitter leaves as flat tokens) is found the same way as a real invocation.
  * Note: only part of a file is parsed. A lexer pass (layout.ts) lays out its items; tree-sitter
- * reads the items that may hold a library site and those calling their functions, and the
- * lexer's view answers for candidates elsewhere (test code, never catalogued), with the same
- * checks (`lexSite` mirrors `readSite`).
+ * reads the items that may hold a library site, and the lexer's view answers for candidates
+ * elsewhere (test code, never catalogued), with the same checks (`lexSite` mirrors `readSite`),
+ * and for the callers a site's facts name (`callersOf`).
  */
 import { createRequire } from "node:module";
 import type Parser from "tree-sitter";
@@ -69,8 +69,8 @@ function candidateHits(text: string): Hit[] {
 /** What extraction reads with tree-sitter. */
 export interface ExtractOptions {
   /**
-   * False (the default): only the top-level items that may hold a library site, and the items
-   * calling their functions, are parsed; test, bench and example code is read by the lexer
+   * False (the default): only the top-level items that may hold a library site are parsed;
+   * test, bench and example code, and the callers of a site's function, are read by the lexer
    * (its sites are counted, never catalogued, so they need no facts). True: every item is parsed.
    */
   readonly includeTestCode: boolean;

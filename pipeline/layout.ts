@@ -5,10 +5,10 @@
  * data out.
  *
  * Note: this is what lets extraction parse only part of a file. Only the items that can hold a
- * catalogued site (and the items that call their functions) are handed to tree-sitter, as
- * included ranges with the headers of the bodies around them; a site in any other item is test
- * code by its items' attributes or by its path, and what it needs (is it code, in which macro,
- * what stands before it) is read here.
+ * catalogued site are handed to tree-sitter, as included ranges with the headers of the bodies
+ * around them; a site in any other item is test code by its items' attributes or by its path,
+ * and what it needs (is it code, in which macro, what stands before it) is read here, as are the
+ * callers of a site's function (`callersOf` reads their items again on their own).
  */
 import { charEnd, codeAt, isSpace, lexString } from "./tokens.js";
 
