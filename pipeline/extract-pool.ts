@@ -15,6 +15,8 @@ export interface ExtractPool {
   /**
    * The sites of every file, in the order given; `progress` gets the number of these files done.
    * Calls may overlap: their batches share one queue, so the threads never wait between calls.
+   * Note: a result extracted on the calling thread may hold slices of its file's text (a
+   * thread's answer is a copy): what is kept after the text should be copied (`detached`).
    */
   extract(files: readonly FileInput[], progress?: (done: number) => void): Promise<FileSites[]>;
   /** Stops the threads. */
@@ -68,9 +70,7 @@ function inThread(options: ExtractOptions): ExtractPool {
       const pending = triage(files, results);
       const parserOf = () => (parser ??= createParser());
       for (const [k, i] of pending.entries()) {
-        // Note: copied, as a worker's answer is: the sites' strings are slices of the file's text
-        //   and would otherwise keep the whole text alive as long as the result.
-        results[i] = structuredClone(extractFile(files[i]!, parserOf, options));
+        results[i] = extractFile(files[i]!, parserOf, options);
         if (k % 8 === 7) {
           progress?.(files.length - pending.length + k + 1);
           // Note: tree-sitter frees trees only when the event loop turns; yielding keeps memory
@@ -102,7 +102,7 @@ function onWorkers(threads: number, options: ExtractOptions, heap: ResourceLimit
   let parser: ReturnType<typeof createParser> | undefined;
   const here = (job: Job) => {
     try {
-      job.resolve(job.files.map((file) => structuredClone(extractFile(file, (parser ??= createParser()), options))));
+      job.resolve(job.files.map((file) => extractFile(file, (parser ??= createParser()), options)));
     } catch (error) {
       job.reject(error);
     }

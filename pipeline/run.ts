@@ -271,7 +271,11 @@ async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, w
   const handOver = (through: number) => {
     for (; next <= through; next++) {
       const r = results[next]!;
-      if (writer === null) continue;
+      if (writer === null) {
+        // Note: kept whole, so copied away from the file's text (`ExtractPool.extract`).
+        if (fresh.has(next)) results[next] = structuredClone(r);
+        continue;
+      }
       // Note: an entry taken from the cache is written as it was read, and kept whole: the loaded
       //   cache holds it anyway. A fresh one is kept without what the run does not need.
       const line = fresh.has(next) ? undefined : cache.lines.get(r.path);
@@ -332,11 +336,12 @@ async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, w
  * catalogued (test, bench or example code, unless catalogued), only what the counts read: its
  * message and runtime parts go.
  * Note: most sites are test code; so memory grows with the tree by a small object per site. Its
- * strings are shared: a site copied from a thread (or by `structuredClone`) has copies of its
- * own of its kind, path and context.
+ * strings are shared: a site copied from a thread has copies of its own of its kind, path and
+ * context. Its message and runtime parts are copied, as they may be slices of the file's text.
  */
 function keptOf(site: Site, includeTestCode: boolean, path: string): Site {
   const catalogued = includeTestCode || site.context === "library";
+  const { message, runtime } = catalogued && (site.message !== null || site.runtime !== null) ? structuredClone({ message: site.message, runtime: site.runtime }) : { message: null, runtime: null };
   return {
     kind: shared(site.kind),
     path,
@@ -344,8 +349,8 @@ function keptOf(site: Site, includeTestCode: boolean, path: string): Site {
     column: site.column,
     inTokenTree: site.inTokenTree,
     context: shared(site.context),
-    message: catalogued ? site.message : null,
-    runtime: catalogued ? site.runtime : null,
+    message,
+    runtime,
     skip: site.skip === null ? null : shared(site.skip),
     facts: null,
   };
