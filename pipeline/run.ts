@@ -7,8 +7,9 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { ANALYZER_VERSION, analyzeStage } from "./analyze/stage.js";
+import { ANALYZER_VERSION, analyzeStage, carriesAnalysis } from "./analyze/stage.js";
 import { buildEnvelopes, type Excerpt, excerptPaths, groupSites } from "./build.js";
+import { rebasedRecords, sameRecords } from "./carry.js";
 import { type CacheWriter, type ExtractCache, extractCachePath, loadExtractCache, lookup, openCacheWriter } from "./cache.js";
 import { loadConfig, resolveTarget } from "./config.js";
 import { PipelineError } from "./errors.js";
@@ -18,11 +19,11 @@ import { diffDatasets } from "./diff.js";
 import { fetchRepo } from "./fetch.js";
 import { packageRoot } from "./paths.js";
 import { type BlobReader, listFiles, openBlobReader, type TreeEntry } from "./read.js";
-import type { Config, Diff, Envelope, Manifest, ManifestCounts, ReasonCounts, SiteKind, SkipReason, Target, VersionEntry } from "./schema-types.generated.js";
+import type { AnalysisCounts, Config, Diff, Envelope, Manifest, ManifestCounts, ReasonCounts, SiteKind, SkipReason, Target, VersionEntry } from "./schema-types.generated.js";
 import type { FileSites, Site } from "./types.js";
 import { validate } from "./validate.js";
 import { verifyVersion } from "./verify.js";
-import { type Dataset, nextVersionName, readIndex, readVersion, repoDir, writeVersion } from "./write.js";
+import { jsonlParts, nextVersionName, parseRecords, readIndex, readVersion, readVersionFiles, repoDir, writeVersion } from "./write.js";
 
 /** What `run` analyses and where it writes; every field has a default from the config. */
 export interface RunOptions {
@@ -99,7 +100,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   //   needs the clone), and the previous version while extraction runs. What it can lend:
   //   timestamps always; analysis fields and excerpts only when the same pipeline and settings wrote it.
   const cacheRead = loadExtractCache(cacheFile, target.repo, EXTRACTOR_VERSION, config.includeTestCode);
-  const previousRead = newest ? readPrevious(outDir, target.repo, newest) : Promise.resolve(new Map<string, Envelope>());
+  const previousRead = newest ? readPrevious(outDir, target.repo, newest) : Promise.resolve(NO_PREVIOUS);
   previousRead.catch(() => {});
   const fetched = await fetchRepo({ repo: target.repo, source, sha: target.sha, cacheDir, log });
   log(`reading ${target.repo} at ${target.sha.slice(0, 12)}`);
@@ -131,34 +132,60 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     let extraction: Extraction;
     let results: FileSites[];
     let groups: Map<string, Site[]>;
-    let previous: Map<string, Envelope>;
-    let texts: Map<string, string>;
-    let excerptAt: (path: string, line: number) => Excerpt | undefined;
+    let previous: Map<string, Envelope> | undefined;
+    let carried: Buffer[] | null = null;
+    let texts: Map<string, string> | undefined;
+    let excerptAt: ((path: string, line: number) => Excerpt | undefined) | undefined;
     try {
       extraction = await extractTree(listing.entries, loadedCache.cache, writer, reader, { threads: options.threads, progress: options.progress, log });
       log(`extracted ${listing.entries.length} files: ${extraction.parsed} parsed, ${extraction.reused} reused from the cache`);
       results = applyTestModules(extraction.results);
-      groups = groupSites(results.flatMap((r) => r.sites).filter((s) => s.runtime !== null && (config.includeTestCode || s.context === "library")));
-      previous = await previousRead;
-      excerptAt = carriedExcerpts(previous, unchanged);
-      // Note: only the files that hold a record's first site, and whose excerpts cannot be carried
-      //   over, are read again; git reads them while the first sites' facts are read back.
-      const paths = excerptPaths(groups, (p, line) => excerptAt(p, line) !== undefined);
-      const blobOf = new Map(listing.entries.map((e) => [e.path, e.blob]));
-      const read = reader.read(paths.map((p) => blobOf.get(p)!));
-      // Note: a failed read is thrown where it is awaited below, not as an unhandled rejection.
-      read.catch(() => {});
-      if (writer !== null) groups = await withFirstFacts(groups, writer, cacheFile);
-      const excerptTexts = await read;
-      texts = new Map(paths.map((p, i) => [p, excerptTexts[i]!]));
+      groups = recordGroups(results, config.includeTestCode);
+      const before = await previousRead;
+      carried = carriedWhole(before, groups);
+      if (carried === null) {
+        previous = before.envelopes();
+        const known = (excerptAt = carriedExcerpts(previous, unchanged));
+        // Note: only the files that hold a record's first site, and whose excerpts cannot be carried
+        //   over, are read again; git reads them while the first sites' facts are read back.
+        const paths = excerptPaths(groups, (p, line) => known(p, line) !== undefined);
+        const blobOf = new Map(listing.entries.map((e) => [e.path, e.blob]));
+        const read = reader.read(paths.map((p) => blobOf.get(p)!));
+        // Note: a failed read is thrown where it is awaited below, not as an unhandled rejection.
+        read.catch(() => {});
+        if (writer !== null) groups = await withFirstFacts(groups, writer, cacheFile);
+        const excerptTexts = await read;
+        texts = new Map(paths.map((p, i) => [p, excerptTexts[i]!]));
+      }
     } finally {
       await reader.close();
     }
-    const sites = results.flatMap((r) => r.sites);
+    if (carried !== null) {
+      log(`no record changed since ${newest!.version}: its ${groups.size} records are carried over to the new commit`);
+      // Note: the counts the analyze stage gives when it carries every analysis over.
+      return await write({ results, extraction, count: groups.size, envelopes: [], records: carried, analysis: { static: groups.size, llm: 0, llmCached: 0, llmFailed: 0, staticCarried: groups.size } });
+    }
+    const textOf = texts!;
+    const built = buildEnvelopes({ repo: target.repo, sha: target.sha, contextLines: config.contextLines, groups, textOf: (p) => textOf.get(p) ?? "", excerptAt, now, reuse: reusedFrom(previous!, unchanged) });
+    const { envelopes, counts: analysis } = await analyzeStage({ envelopes: built, sites: [...groups.values()].flat(), now, previous: previous!, carry, ...(config.analysis?.llm ? { llm: config.analysis.llm } : {}), cacheDir, log });
+    return await write({ results, extraction, count: envelopes.length, envelopes, records: jsonlParts(envelopes), analysis });
+  }
 
-    const built = buildEnvelopes({ repo: target.repo, sha: target.sha, contextLines: config.contextLines, groups, textOf: (p) => texts.get(p) ?? "", excerptAt, now, reuse: reusedFrom(previous, unchanged) });
-    const { envelopes, counts: analysis } = await analyzeStage({ envelopes: built, sites: [...groups.values()].flat(), now, previous, carry, ...(config.analysis?.llm ? { llm: config.analysis.llm } : {}), cacheDir, log });
+  /**
+   * The records of the previous version at the new commit, as bytes (`rebasedRecords`), when no
+   * record changed: the previous records are those of the tree the cache is of (this pipeline
+   * and these settings wrote them from it, analysis carried over), and each is taken whole
+   * (`sameRecords`). Null otherwise: the records are built and analysed.
+   */
+  function carriedWhole(previous: Previous, groups: ReadonlyMap<string, readonly Site[]>): Buffer[] | null {
+    if (!carry || !carriesAnalysis(config.analysis?.llm) || previous.manifest === null || loadedCache.cache.sha !== newest!.sha) return null;
+    if (!sameRecords(recordGroups(applyTestModules([...loadedCache.cache.entries.values()]), config.includeTestCode), groups, unchanged)) return null;
+    const occurrences = [...groups.values()].reduce((n, sites) => n + sites.length, 0);
+    return rebasedRecords(previous.records, previous.manifest, groups.size, occurrences, { sha: target.sha, datasetVersion: now });
+  }
 
+  /** Validates the version and writes it. */
+  async function write({ results, extraction, count, envelopes, records, analysis }: NewVersion): Promise<RunResult> {
     const version = await nextVersionName(outDir, target.repo, index, target.sha);
     const manifest: Manifest = {
       repo: target.repo,
@@ -169,16 +196,16 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       schemaVersion: 2,
       pipelineVersion: PIPELINE_VERSION,
       configHash,
-      counts: countSites(listing, results, sites, config.includeTestCode, envelopes.length, extraction),
+      counts: countSites(listing, results, results.flatMap((r) => r.sites), config.includeTestCode, count, extraction),
       analysis,
     };
-    const entry: VersionEntry = { version, sha: target.sha, parent: newest?.version ?? null, datasetVersion: now, records: envelopes.length, configHash, pipelineVersion: PIPELINE_VERSION };
+    const entry: VersionEntry = { version, sha: target.sha, parent: newest?.version ?? null, datasetVersion: now, records: count, configHash, pipelineVersion: PIPELINE_VERSION };
 
     assertValid(envelopes, manifest, entry, target.repo, index.versions);
     // Note: the cache file goes to disk while the version is written; it is put in place after.
     void writer?.sync().catch(() => {});
-    const dir = await writeVersion(outDir, { manifest, envelopes }, entry);
-    log(`wrote ${envelopes.length} records to ${dir}`);
+    const dir = await writeVersion(outDir, { manifest, records }, entry);
+    log(`wrote ${count} records to ${dir}`);
     return { status: "written", repo: target.repo, version, dir, manifest };
   }
 }
@@ -371,18 +398,61 @@ const WORKER_FILES = 4096;
 /** How many files' texts are read from git at a time. */
 const PART_FILES = 128;
 
-/** The envelopes of the newest version, by record id: what the analyze stage carries timestamps over from. */
-async function readPrevious(outDir: string, repo: string, newest: VersionEntry): Promise<Map<string, Envelope>> {
+/** What a run writes as its version. */
+interface NewVersion {
+  /** Per-file sites after `applyTestModules`, and how they were extracted: the manifest's counts. */
+  readonly results: readonly FileSites[];
+  readonly extraction: Extraction;
+  /** How many records `records` holds. */
+  readonly count: number;
+  /** The envelopes to validate: all of them, or none when the records are carried over as bytes. */
+  readonly envelopes: readonly Envelope[];
+  /** The text of records.jsonl, in parts. */
+  readonly records: Iterable<string | Uint8Array>;
+  readonly analysis: AnalysisCounts;
+}
+
+/** The newest version as a run reads it: what the analyze stage carries timestamps over from. */
+interface Previous {
+  /** Null when there is no previous version. */
+  readonly manifest: Manifest | null;
+  /** Its records.jsonl as bytes. */
+  readonly records: Buffer;
+  /** Its envelopes by record id, parsed when first asked for (a run that carries the bytes over never asks). */
+  envelopes(): Map<string, Envelope>;
+}
+
+const NO_PREVIOUS: Previous = { manifest: null, records: Buffer.alloc(0), envelopes: () => new Map() };
+
+async function readPrevious(outDir: string, repo: string, newest: VersionEntry): Promise<Previous> {
   const dir = path.join(repoDir(outDir, repo), newest.version);
-  let dataset: Dataset;
-  try {
-    dataset = await readVersion(dir);
-  } catch (error) {
-    throw new PipelineError("E_INPUT", `could not read the previous dataset version ${dir}: ${(error as Error).message}`, {
+  const unreadable = (error: unknown) =>
+    new PipelineError("E_INPUT", `could not read the previous dataset version ${dir}: ${(error as Error).message}`, {
       hint: "restore that folder (e.g. from the previous CI artifact), or check it with `error-catalog validate`; its records' timestamps are carried over",
     });
+  let files: { manifest: Manifest; records: Buffer };
+  try {
+    files = await readVersionFiles(dir);
+  } catch (error) {
+    throw unreadable(error);
   }
-  return new Map(dataset.envelopes.map((e) => [e.record.id, e]));
+  let parsed: Map<string, Envelope> | undefined;
+  return {
+    ...files,
+    envelopes() {
+      try {
+        parsed ??= new Map(parseRecords(files.records).map((e) => [e.record.id, e]));
+      } catch (error) {
+        throw unreadable(error);
+      }
+      return parsed;
+    },
+  };
+}
+
+/** The records' groups of sites (`groupSites`) among the sites of these files: those with a runtime message, in code that is catalogued. */
+function recordGroups(results: readonly FileSites[], includeTestCode: boolean): Map<string, Site[]> {
+  return groupSites(results.flatMap((r) => r.sites).filter((s) => s.runtime !== null && (includeTestCode || s.context === "library")));
 }
 
 function countSites(tree: { listed: number; skipped: number; entries: readonly unknown[] }, results: readonly FileSites[], sites: readonly Site[], includeTestCode: boolean, records: number, work: { parsed: number; reused: number }): ManifestCounts {

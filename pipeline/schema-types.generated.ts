@@ -427,6 +427,8 @@ export interface Manifest {
   counts: ManifestCounts;
   /** How the records' explanation fields were written; absent in datasets made before the analyze stage. */
   analysis?: AnalysisCounts;
+  /** The SHA-256 of the version's records.jsonl as written (64 lowercase hex digits): `error-catalog validate` checks it, and a run carries records over from a previous version byte for byte only when its file still has it. Absent in datasets made before it was recorded. */
+  recordsSha256?: string;
 }
 
 /** Records per analyzer: every record gets the static fields; with a language model enabled, its answer (fresh or cached) replaces their prose, or the static fields stay when it fails. */

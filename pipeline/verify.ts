@@ -4,6 +4,7 @@
  * record and the manifest, and the index entry that names the version. Reads files, writes none;
  * returns one `file:line: problem` line per problem instead of throwing.
  */
+import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Envelope, Manifest, VersionsIndex } from "./schema-types.generated.js";
@@ -37,7 +38,12 @@ export async function verifyVersion(dir: string, label: string = dir): Promise<V
 
   let text: string | undefined;
   try {
-    text = await readFile(path.join(dir, "records.jsonl"), "utf8");
+    const bytes = await readFile(path.join(dir, "records.jsonl"));
+    text = bytes.toString("utf8");
+    const sha256 = createHash("sha256").update(bytes).digest("hex");
+    if (valid?.recordsSha256 !== undefined && sha256 !== valid.recordsSha256) {
+      problems.push(`${recordsFile}: its SHA-256 is ${sha256}, not the ${valid.recordsSha256} of ${manifestFile}: the file changed after it was written`);
+    }
   } catch (error) {
     problems.push(`${recordsFile}: cannot read: ${reason(error)}`);
   }

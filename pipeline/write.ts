@@ -6,11 +6,13 @@
  * version folder it does not name is the leftover of an interrupted run and is never read; the
  * staging folders and temporary indexes of killed runs are removed (leftovers.ts).
  */
+import { createHash, type Hash } from "node:crypto";
 import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { PipelineError } from "./errors.js";
 import { removeLeftovers } from "./leftovers.js";
 import type { Envelope, Manifest, VersionEntry, VersionsIndex } from "./schema-types.generated.js";
+import { validate } from "./validate.js";
 
 /** The folder of one repository's datasets. */
 export function repoDir(outDir: string, repo: string): string {
@@ -87,12 +89,21 @@ export interface Dataset {
 }
 
 /**
+ * What a version is written from: its manifest, without `recordsSha256` (`writeVersion` fills
+ * it in), and the text of records.jsonl in parts (`jsonlParts`, or bytes carried over).
+ */
+export interface VersionFiles {
+  readonly manifest: Manifest;
+  readonly records: Iterable<string | Uint8Array>;
+}
+
+/**
  * Writes the version folder under a temporary name, flushes it, renames it into place, then
  * replaces the index the same way. Until the index is renamed, readers see the previous state;
  * a crash at any point leaves every earlier version and the index as they were.
  */
-export async function writeVersion(outDir: string, dataset: Dataset, entry: VersionEntry): Promise<string> {
-  const { repo, version } = dataset.manifest;
+export async function writeVersion(outDir: string, files: VersionFiles, entry: VersionEntry): Promise<string> {
+  const { repo, version } = files.manifest;
   const dir = repoDir(outDir, repo);
   const target = path.join(dir, version);
   const staging = path.join(dir, `.staging-${version}-${process.pid}`);
@@ -101,8 +112,12 @@ export async function writeVersion(outDir: string, dataset: Dataset, entry: Vers
   try {
     await removeLeftovers(dir, [".staging-", "versions.json.tmp-"]);
     await mkdir(staging, { recursive: true });
-    await writeDurably(path.join(staging, "records.jsonl"), jsonlParts(dataset.envelopes));
-    await writeDurably(path.join(staging, "manifest.json"), jsonText(dataset.manifest));
+    const hash = createHash("sha256");
+    await writeDurably(path.join(staging, "records.jsonl"), hashed(files.records, hash));
+    const manifest: Manifest = { ...files.manifest, recordsSha256: hash.digest("hex") };
+    const valid = validate("manifest", manifest, "manifest.json");
+    if (!valid.ok) throw new PipelineError("E_SCHEMA", "the dataset failed validation; nothing was written", { details: valid.errors, hint: "this is a bug in error-catalog: please report it with these lines" });
+    await writeDurably(path.join(staging, "manifest.json"), jsonText(manifest));
     await rename(staging, target);
     placed = true;
     const index = await readIndex(outDir, repo);
@@ -122,11 +137,19 @@ export async function writeVersion(outDir: string, dataset: Dataset, entry: Vers
   return target;
 }
 
-/** Writes the text (one string, or parts of it in order) to `file` and flushes it to disk. */
-export async function writeDurably(file: string, text: string | Iterable<string>): Promise<void> {
+/** The parts as given, each added to `hash` (strings as their UTF-8, as they are written). */
+function* hashed<T extends string | Uint8Array>(parts: Iterable<T>, hash: Hash): Generator<T> {
+  for (const part of parts) {
+    hash.update(part);
+    yield part;
+  }
+}
+
+/** Writes the text (one string, or parts of it in order, text or bytes) to `file` and flushes it to disk. */
+export async function writeDurably(file: string, text: string | Iterable<string | Uint8Array>): Promise<void> {
   const handle = await open(file, "w");
   try {
-    for (const part of typeof text === "string" ? [text] : text) await handle.write(part);
+    for (const part of typeof text === "string" ? [text] : text) await (typeof part === "string" ? handle.write(part) : handle.write(part));
     await handle.sync();
   } finally {
     await handle.close();
@@ -151,8 +174,21 @@ export async function replaceFile(file: string, text: string | Iterable<string>)
 
 /** Reads a version folder back: its manifest and envelopes. */
 export async function readVersion(dir: string): Promise<Dataset> {
+  const { manifest, records } = await readVersionFiles(dir);
+  return { manifest, envelopes: parseRecords(records) };
+}
+
+/** A version folder's manifest, and its records.jsonl as bytes. */
+export async function readVersionFiles(dir: string): Promise<{ manifest: Manifest; records: Buffer }> {
   const manifest = JSON.parse(await readFile(path.join(dir, "manifest.json"), "utf8")) as Manifest;
-  const text = await readFile(path.join(dir, "records.jsonl"), "utf8");
-  const envelopes = text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Envelope);
-  return { manifest, envelopes };
+  return { manifest, records: await readFile(path.join(dir, "records.jsonl")) };
+}
+
+/** The envelopes of records.jsonl's bytes; throws on a line that is not JSON. */
+export function parseRecords(records: Buffer): Envelope[] {
+  return records
+    .toString("utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as Envelope);
 }

@@ -14,7 +14,7 @@ import { composePattern, patternSpecificity } from "../pipeline/message.js";
 import { packageRoot } from "../pipeline/paths.js";
 import type { CatalogRecord, Envelope, Manifest } from "../pipeline/schema-types.generated.js";
 import type { MessagePart } from "../pipeline/types.js";
-import { writeVersion } from "../pipeline/write.js";
+import { jsonlParts, writeVersion } from "../pipeline/write.js";
 import { fixture, tempDir } from "./helpers/git.js";
 
 const NOTE = "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace";
@@ -94,8 +94,9 @@ describe("error-catalog match (end to end)", () => {
     const sites = extractFile({ path: "src/panics.rs", blob: "0".repeat(40), text }, createParser()).sites.filter((s) => s.runtime !== null);
     const now = "2026-01-01T00:00:00.000Z";
     envelopes = buildEnvelopes({ repo, sha: "1".repeat(40), contextLines: 2, groups: groupSites(sites), textOf: () => text, now });
-    const manifest = { repo, sha: "1".repeat(40), parentSha: null, version: "0001-111111111111", datasetVersion: now, schemaVersion: 2, pipelineVersion: "test", configHash: "test" } as unknown as Manifest;
-    await writeVersion(out, { manifest, envelopes }, { version: "0001-111111111111", sha: "1".repeat(40), parent: null, datasetVersion: now, records: envelopes.length, configHash: "test", pipelineVersion: "test" });
+    const counts = { filesListed: 1, filesRead: 1, filesSkipped: 0, filesParsed: 1, filesReused: 0, filesWithParseErrors: 0, parseErrorFiles: [], sites: sites.length, sitesInTokenTrees: 0, sitesByKind: {}, sitesByContext: {}, sitesWithoutRecord: {}, sitesWithoutRecordByKind: {}, records: envelopes.length };
+    const manifest: Manifest = { repo, sha: "1".repeat(40), parentSha: null, version: "0001-111111111111", datasetVersion: now, schemaVersion: 2, pipelineVersion: "test", configHash: "test", counts };
+    await writeVersion(out, { manifest, records: jsonlParts(envelopes) }, { version: "0001-111111111111", sha: "1".repeat(40), parent: null, datasetVersion: now, records: envelopes.length, configHash: "test", pipelineVersion: "test" });
   });
   after(() => rmSync(out, { recursive: true, force: true }));
 

@@ -24,6 +24,9 @@ before(async () => {
   good = (await run({ configPath: config, sha: SHA2, now: () => new Date("2026-03-02T00:00:00Z") })).dir;
 });
 
+/** The problem `verifyVersion` reports first for a records.jsonl changed after it was written. */
+const CHANGED = /^v\/records\.jsonl: its SHA-256 is [0-9a-f]{64}, not the [0-9a-f]{64} of v\/manifest\.json: the file changed after it was written$/;
+
 /** A copy of the whole repository folder (index and both versions) with one file rewritten. */
 function damaged(file: string, edit: (text: string) => string): string {
   const copy = path.join(tempDir("error-catalog-damaged-"), "example", "history");
@@ -49,8 +52,9 @@ describe("verifyVersion", () => {
       return [b, a, ...rest].join("\n") + "\n";
     });
     const { problems } = await verifyVersion(dir, "v");
-    assert.equal(problems.length, 1);
-    assert.match(problems[0]!, /^v\/records\.jsonl:2 \/record\/id: [0-9a-f]{16} comes after [0-9a-f]{16}; records must be sorted by id$/);
+    assert.equal(problems.length, 2);
+    assert.match(problems[0]!, CHANGED);
+    assert.match(problems[1]!, /^v\/records\.jsonl:2 \/record\/id: [0-9a-f]{16} comes after [0-9a-f]{16}; records must be sorted by id$/);
   });
 
   test("a duplicated line is a duplicate id and a wrong count", async () => {
@@ -59,7 +63,8 @@ describe("verifyVersion", () => {
       return [all[0], ...all].join("\n") + "\n";
     });
     const { problems } = await verifyVersion(dir, "v");
-    assert.match(problems[0]!, /^v\/records\.jsonl:2 \/record\/id: duplicate id [0-9a-f]{16} \(also on line 1\)$/);
+    assert.match(problems[0]!, CHANGED);
+    assert.match(problems[1]!, /^v\/records\.jsonl:2 \/record\/id: duplicate id [0-9a-f]{16} \(also on line 1\)$/);
     assert.ok(problems.includes("v/manifest.json /counts/records: says 5 records; v/records.jsonl has 6"));
     assert.ok(problems.some((p) => /versions\.json \/versions\/1\/records: 5 but records\.jsonl has 6/.test(p)));
   });
@@ -72,15 +77,26 @@ describe("verifyVersion", () => {
       return all.join("\n") + "\n";
     });
     const { problems } = await verifyVersion(dir, "v");
-    assert.match(problems[0]!, /^v\/records\.jsonl:2: invalid JSON/);
-    assert.match(problems[1]!, /^v\/records\.jsonl:4 \/record\/severity: must be one of "error", "warning" \(got "fatal"\)$/);
+    assert.match(problems[0]!, CHANGED);
+    assert.match(problems[1]!, /^v\/records\.jsonl:2: invalid JSON/);
+    assert.match(problems[2]!, /^v\/records\.jsonl:4 \/record\/severity: must be one of "error", "warning" \(got "fatal"\)$/);
   });
 
   test("an occurrence that is not the record's own location is caught", async () => {
     const dir = damaged("records.jsonl", (t) => t.replace(/("occurrences":\[\{"filePath":"[^"]+","lineNumber":)(\d+)/, (_m, head: string, n: string) => `${head}${Number(n) + 1}`));
     const { problems } = await verifyVersion(dir, "v");
-    assert.equal(problems.length, 1);
-    assert.match(problems[0]!, /^v\/records\.jsonl:1 \/occurrences\/0: .* is not the record's own location/);
+    assert.equal(problems.length, 2);
+    assert.match(problems[0]!, CHANGED);
+    assert.match(problems[1]!, /^v\/records\.jsonl:1 \/occurrences\/0: .* is not the record's own location/);
+  });
+
+  test("a records.jsonl whose bytes are not the ones its manifest recorded is named, even when every line is valid", async () => {
+    // The same records, one key of one record moved: valid JSON, valid against the schema, another file.
+    const dir = damaged("records.jsonl", (t) => t.replace(/^\{"record":(\{.*?\}),"occurrences":(\[.*?\]),/, (_m, record: string, occurrences: string) => `{"occurrences":${occurrences},"record":${record},`));
+    assert.notEqual(readFileSync(path.join(dir, "records.jsonl"), "utf8"), readFileSync(path.join(good, "records.jsonl"), "utf8"));
+    const { problems } = await verifyVersion(dir, "v");
+    assert.equal(problems.length, 1, problems.join("\n"));
+    assert.match(problems[0]!, CHANGED);
   });
 
   test("the index must name the version and agree with the manifest", async () => {

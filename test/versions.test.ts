@@ -6,13 +6,15 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { analyzeWithCarry } from "../pipeline/analyze/index.js";
 import { buildEnvelopes, contentOf, sameContent } from "../pipeline/build.js";
 import { extractCachePath } from "../pipeline/cache.js";
 import { hashConfig, run, type RunOptions } from "../pipeline/run.js";
+import { verifyVersion } from "../pipeline/verify.js";
 import { jsonlParts } from "../pipeline/write.js";
 import type { CatalogRecord, Config, Envelope, Manifest, VersionsIndex } from "../pipeline/schema-types.generated.js";
 import { fixture, makeRepo, tempDir } from "./helpers/git.js";
@@ -53,7 +55,7 @@ function byMessage(envelopes: readonly Envelope[], message: string): Envelope {
 
 /** Replaces the timestamps the schema lets differ between runs of the same inputs. */
 function normalised(text: string): string {
-  return text.replace(/"(datasetVersion|analyzedAt|contentChangedAt)":\s*"[^"]+"/g, '"$1":"T"');
+  return text.replace(/"(datasetVersion|analyzedAt|contentChangedAt|recordsSha256)":\s*"[^"]+"/g, '"$1":"T"');
 }
 
 describe("idempotent runs", () => {
@@ -111,6 +113,76 @@ describe("idempotent runs", () => {
       assert.notEqual(x, y, `${file}: the clocks differ, so the raw bytes must too`);
       assert.equal(normalised(x), normalised(y), file);
     }
+    // The manifest's hash is the one of the records as written (it differs with the clocks).
+    for (const { dir } of [a, b]) {
+      const manifest = JSON.parse(readFileSync(path.join(dir, "manifest.json"), "utf8")) as Manifest;
+      assert.equal(manifest.recordsSha256, createHash("sha256").update(readFileSync(path.join(dir, "records.jsonl"))).digest("hex"));
+    }
+  });
+});
+
+describe("a version in which no record changed", () => {
+  // The second commit adds a Rust file with no site; the third adds a README only.
+  const base = fixture("history", "2");
+  const tree = (files: Record<string, string>) => {
+    const dir = tempDir("error-catalog-tree-");
+    cpSync(base, dir, { recursive: true });
+    for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, file), text);
+    return dir;
+  };
+  const quiet = makeRepo([base, tree({ "src/extra.rs": "pub fn extra() -> u32 {\n    1\n}\n" }), fixture("history", "3")]);
+  const [Q1, Q2] = quiet.shas as [string, string, string];
+  const space = () => {
+    const ws = workspace();
+    const data = JSON.parse(readFileSync(ws.config, "utf8")) as Config;
+    writeFileSync(ws.config, JSON.stringify({ ...data, targets: [{ ...data.targets[0]!, url: quiet.dir }] }));
+    return ws;
+  };
+  const logged = async (ws: { config: string }, sha: string, now: string) => {
+    const lines: string[] = [];
+    const result = await at(ws, sha, now, { log: (line) => lines.push(line) });
+    return { result, carried: lines.some((l) => /^no record changed since \d{4}-[0-9a-f]{12}: its \d+ records are carried over to the new commit$/.test(l)) };
+  };
+
+  test("is the previous records.jsonl with the commit's values replaced: the bytes building it gives", async () => {
+    const short = space();
+    const v1 = await at(short, Q1, T1);
+    const v2 = await logged(short, Q2, T2);
+    assert.ok(v2.carried, "the records were carried over as bytes");
+    // The long way: the same previous version without its hash.
+    const long = space();
+    await at(long, Q1, T1);
+    const { recordsSha256: _, ...unhashed } = manifest(path.join(long.repoOut, v1.version));
+    writeFileSync(path.join(long.repoOut, v1.version, "manifest.json"), `${JSON.stringify(unhashed, null, 2)}\n`);
+    const w2 = await logged(long, Q2, T2);
+    assert.ok(!w2.carried, "without the hash, the records are built and analysed");
+    for (const file of ["records.jsonl", "manifest.json"]) assert.equal(readFileSync(path.join(v2.result.dir, file), "utf8"), readFileSync(path.join(w2.result.dir, file), "utf8"), file);
+    const before = readFileSync(path.join(v1.dir, "records.jsonl"), "utf8");
+    assert.equal(readFileSync(path.join(v2.result.dir, "records.jsonl"), "utf8"), before.replaceAll(Q1, Q2).replaceAll(`"datasetVersion":"${T1}"`, `"datasetVersion":"${T2}"`));
+    assert.ok(records(v2.result.dir).length > 0);
+    assert.deepEqual((await verifyVersion(v2.result.dir)).problems, []);
+    // And again from a version that was itself carried over.
+    const v3 = await logged(short, quiet.shas[2]!, T3);
+    assert.ok(v3.carried);
+    assert.deepEqual((await verifyVersion(v3.result.dir)).problems, []);
+    assert.equal(manifest(v3.result.dir).analysis?.staticCarried, records(v3.result.dir).length);
+  });
+
+  test("a previous records.jsonl changed after it was written is not carried over as bytes", async () => {
+    const ws = space();
+    const v1 = await at(ws, Q1, T1);
+    const file = path.join(v1.dir, "records.jsonl");
+    // Still valid: one record's severity edited by hand.
+    writeFileSync(file, readFileSync(file, "utf8").replace('"severity":"error"', '"severity":"warning"'));
+    const v2 = await logged(ws, Q2, T2);
+    assert.ok(!v2.carried);
+    assert.deepEqual((await verifyVersion(v2.result.dir)).problems, []);
+  });
+
+  test("a record that changed makes the run build and analyse", async () => {
+    const ws = workspace();
+    await at(ws, SHA1, T1);
+    assert.ok(!(await logged(ws, SHA2, T2)).carried);
   });
 });
 

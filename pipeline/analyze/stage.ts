@@ -30,10 +30,15 @@ export interface AnalyzeStageInput {
   readonly log?: (line: string) => void;
 }
 
+/** Whether analyses can be carried over from a version these settings wrote: never with a language model on (it rewrites their prose). */
+export function carriesAnalysis(llm: LlmConfig | undefined): boolean {
+  return !{ ...LLM_DEFAULTS, ...llm }.enabled;
+}
+
 /** The analysed envelopes (input order) and the manifest's `analysis` counts. Never throws for a failed model request. */
 export async function analyzeStage(input: AnalyzeStageInput): Promise<{ envelopes: Envelope[]; counts: AnalysisCounts }> {
   const settings = { ...LLM_DEFAULTS, ...input.llm };
-  const carryFrom = input.carry && !settings.enabled ? input.previous : undefined;
+  const carryFrom = input.carry && carriesAnalysis(input.llm) ? input.previous : undefined;
   const analysed = analyzeWithCarry({ envelopes: input.envelopes, sites: input.sites, ...(carryFrom ? { carryFrom } : {}) });
   const refined = await refineWithLlm(analysed.envelopes, { settings, cacheDir: input.cacheDir, ...(input.log ? { log: input.log } : {}) });
   return { envelopes: keepTimes(refined.envelopes, input.previous, input.now), counts: { ...refined.counts, ...(carryFrom ? { staticCarried: analysed.carried } : {}) } };

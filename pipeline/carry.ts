@@ -1,0 +1,87 @@
+/**
+ * A version in which no record changed, written from the previous version's bytes. Pure.
+ *
+ * When every record's sites are the ones it had, in files whose blobs did not change, the build
+ * and analyze stages give back each previous envelope with only the commit's values written
+ * again (`rebased` in build.ts, the analysis carried whole): the commit in the links and in
+ * `analyzedSha`, and the dataset version. Then records.jsonl is the previous file with those
+ * values replaced, and reading, validating and writing a thousand envelopes again is skipped.
+ * The bytes are taken only when their SHA-256 is the one the previous manifest recorded when
+ * the file was written and validated; anything else goes the long way.
+ */
+import { createHash } from "node:crypto";
+import type { Manifest } from "./schema-types.generated.js";
+import type { Site } from "./types.js";
+
+/**
+ * True when `after`'s records are `before`'s, site for site (place, kind, context; the first
+ * site's message), every site in a file of `unchanged`: the condition under which each previous
+ * envelope is taken whole (`reusedFrom` in run.ts) and, with the same records, its analysis too.
+ */
+export function sameRecords(before: ReadonlyMap<string, readonly Site[]>, after: ReadonlyMap<string, readonly Site[]>, unchanged: ReadonlySet<string>): boolean {
+  if (before.size !== after.size) return false;
+  for (const [pattern, sites] of after) {
+    const old = before.get(pattern);
+    if (old === undefined || old.length !== sites.length || (old[0]!.message ?? "") !== (sites[0]!.message ?? "")) return false;
+    const same = sites.every((s, k) => {
+      const o = old[k]!;
+      return unchanged.has(s.path) && o.path === s.path && o.line === s.line && o.kind === s.kind && o.context === s.context;
+    });
+    if (!same) return false;
+  }
+  return true;
+}
+
+/** The new version's commit and dataset version. */
+export interface Rebase {
+  readonly sha: string;
+  readonly datasetVersion: string;
+}
+
+/** Parts of about this many bytes are written at a time. */
+const PART_BYTES = 1 << 20;
+
+/**
+ * The previous records.jsonl (`bytes`, of the version `previous` describes) with its commit and
+ * dataset version replaced by `to`'s, in parts; null when the bytes are not the ones the manifest
+ * recorded, or do not hold the previous commit exactly where the records put it: once per
+ * record in `analyzedSha` and in its link, once per occurrence (`occurrences` in all) in its link.
+ * Note: both values are ASCII, so replacing their bytes never touches a multi-byte character.
+ */
+export function rebasedRecords(bytes: Buffer, previous: Manifest, records: number, occurrences: number, to: Rebase): Buffer[] | null {
+  if (previous.recordsSha256 === undefined || createHash("sha256").update(bytes).digest("hex") !== previous.recordsSha256) return null;
+  const swaps: [Buffer, Buffer][] = [
+    [Buffer.from(previous.sha), Buffer.from(to.sha)],
+    [Buffer.from(`"datasetVersion":${JSON.stringify(previous.datasetVersion)}`), Buffer.from(`"datasetVersion":${JSON.stringify(to.datasetVersion)}`)],
+  ];
+  const expected = [2 * records + occurrences, records];
+  const found = swaps.map(([needle]) => offsetsOf(bytes, needle));
+  if (found.some((offsets, k) => offsets.length !== expected[k])) return null;
+  const at = found.flatMap((offsets, k) => offsets.map((offset) => [offset, k] as const)).sort((a, b) => a[0] - b[0]);
+  const parts: Buffer[] = [];
+  let pieces: Buffer[] = [];
+  let size = 0;
+  const add = (piece: Buffer) => {
+    pieces.push(piece);
+    size += piece.length;
+    if (size >= PART_BYTES) (parts.push(Buffer.concat(pieces, size)), (pieces = []), (size = 0));
+  };
+  let from = 0;
+  for (const [offset, k] of at) {
+    // Note: the two values cannot overlap (one is hex digits, the other holds quotes); if they did, the long way.
+    if (offset < from) return null;
+    add(bytes.subarray(from, offset));
+    add(swaps[k]![1]);
+    from = offset + swaps[k]![0].length;
+  }
+  add(bytes.subarray(from));
+  if (size > 0) parts.push(Buffer.concat(pieces, size));
+  return parts;
+}
+
+/** Where `needle` occurs in `bytes`, left to right, without overlaps. */
+function offsetsOf(bytes: Buffer, needle: Buffer): number[] {
+  const out: number[] = [];
+  for (let i = bytes.indexOf(needle); i >= 0; i = bytes.indexOf(needle, i + needle.length)) out.push(i);
+  return out;
+}
