@@ -142,7 +142,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       results = applyTestModules(extraction.results);
       groups = recordGroups(results, config.includeTestCode);
       const before = await previousRead;
-      carried = carriedWhole(before, groups);
+      carried = carriedWhole(before, results, groups);
       if (carried === null) {
         previous = before.envelopes();
         const known = (excerptAt = carriedExcerpts(previous, unchanged));
@@ -177,9 +177,13 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
    * and these settings wrote them from it, analysis carried over), and each is taken whole
    * (`sameRecords`). Null otherwise: the records are built and analysed.
    */
-  function carriedWhole(previous: Previous, groups: ReadonlyMap<string, readonly Site[]>): Buffer[] | null {
+  function carriedWhole(previous: Previous, results: readonly FileSites[], groups: ReadonlyMap<string, readonly Site[]>): Buffer[] | null {
     if (!carry || !carriesAnalysis(config.analysis?.llm) || previous.manifest === null || loadedCache.cache.sha !== newest!.sha) return null;
-    if (!sameRecords(recordGroups(applyTestModules([...loadedCache.cache.entries.values()]), config.includeTestCode), groups, unchanged)) return null;
+    const before = [...loadedCache.cache.entries.values()];
+    // Note: first the quick answer of most commits that change a record: a file that changed holds a site of one, before or now.
+    const changed = (files: readonly FileSites[]) => files.some((f) => !unchanged.has(f.path) && f.sites.some((s) => catalogued(s, config.includeTestCode)));
+    if (changed(results) || changed(before)) return null;
+    if (!sameRecords(recordGroups(applyTestModules(before), config.includeTestCode), groups, unchanged)) return null;
     const occurrences = [...groups.values()].reduce((n, sites) => n + sites.length, 0);
     return rebasedRecords(previous.records, previous.manifest, groups.size, occurrences, { sha: target.sha, datasetVersion: now });
   }
@@ -367,8 +371,8 @@ async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, w
  * context. Its message and runtime parts are copied, as they may be slices of the file's text.
  */
 function keptOf(site: Site, includeTestCode: boolean, path: string): Site {
-  const catalogued = includeTestCode || site.context === "library";
-  const { message, runtime } = catalogued && (site.message !== null || site.runtime !== null) ? structuredClone({ message: site.message, runtime: site.runtime }) : { message: null, runtime: null };
+  const inCatalogue = includeTestCode || site.context === "library";
+  const { message, runtime } = inCatalogue && (site.message !== null || site.runtime !== null) ? structuredClone({ message: site.message, runtime: site.runtime }) : { message: null, runtime: null };
   return {
     kind: shared(site.kind),
     path,
@@ -450,9 +454,14 @@ async function readPrevious(outDir: string, repo: string, newest: VersionEntry):
   };
 }
 
-/** The records' groups of sites (`groupSites`) among the sites of these files: those with a runtime message, in code that is catalogued. */
+/** The records' groups of sites (`groupSites`) among the sites of these files. */
 function recordGroups(results: readonly FileSites[], includeTestCode: boolean): Map<string, Site[]> {
-  return groupSites(results.flatMap((r) => r.sites).filter((s) => s.runtime !== null && (includeTestCode || s.context === "library")));
+  return groupSites(results.flatMap((r) => r.sites).filter((s) => catalogued(s, includeTestCode)));
+}
+
+/** True for a site that is a record's: it has a runtime message, in code that is catalogued. */
+function catalogued(site: Site, includeTestCode: boolean): boolean {
+  return site.runtime !== null && (includeTestCode || site.context === "library");
 }
 
 function countSites(tree: { listed: number; skipped: number; entries: readonly unknown[] }, results: readonly FileSites[], sites: readonly Site[], includeTestCode: boolean, records: number, work: { parsed: number; reused: number }): ManifestCounts {
