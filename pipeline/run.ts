@@ -229,6 +229,7 @@ export function hashConfig(config: Config, target: Target): string {
  */
 async function withFirstFacts(groups: ReadonlyMap<string, Site[]>, writer: CacheWriter, cacheFile: string): Promise<Map<string, Site[]>> {
   const firsts = [...groups.values()].map((group) => group[0]!).filter((s) => s.facts == null);
+  if (firsts.length === 0) return new Map(groups);
   const facts = await writer.factsOf(firsts).catch((error: Error) => {
     throw new PipelineError("E_IO", `could not write the extraction cache ${cacheFile}, which holds the facts of this run's sites`, {
       hint: "check that the cache folder is writable and the disk has room; earlier versions are untouched",
