@@ -16,7 +16,7 @@ export interface ExtractPool {
    * The sites of every file, in the order given; `progress` gets the number of these files done.
    * Calls may overlap: their batches share one queue, so the threads never wait between calls.
    * Note: a result extracted on the calling thread may hold slices of its file's text (a
-   * thread's answer is a copy): what is kept after the text should be copied (`detached`).
+   * thread's answer is a copy): what is kept after the text should be copied (`keptOf` in run.ts).
    */
   extract(files: readonly FileInput[], progress?: (done: number) => void): Promise<FileSites[]>;
   /** Stops the threads. */

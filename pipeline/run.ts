@@ -23,7 +23,7 @@ import type { AnalysisCounts, Config, Diff, Envelope, Manifest, ManifestCounts, 
 import type { FileSites, Site } from "./types.js";
 import { validate } from "./validate.js";
 import { verifyVersion } from "./verify.js";
-import { jsonlParts, nextVersionName, parseRecords, readIndex, readVersion, readVersionFiles, repoDir, writeVersion } from "./write.js";
+import { invalidDataset, jsonlParts, nextVersionName, parseRecords, readIndex, readVersion, readVersionFiles, repoDir, writeVersion } from "./write.js";
 
 /** What `run` analyses and where it writes; every field has a default from the config. */
 export interface RunOptions {
@@ -517,9 +517,7 @@ function assertValid(envelopes: readonly Envelope[], manifest: Manifest, entry: 
   if (!m.ok) errors.push(...m.errors);
   const v = validate("versions", { repo, versions: [...earlier, entry] }, "versions.json");
   if (!v.ok) errors.push(...v.errors);
-  if (errors.length > 0) {
-    throw new PipelineError("E_SCHEMA", `the dataset failed validation; nothing was written`, { details: errors.slice(0, 20), hint: "this is a bug in error-catalog: please report it with these lines" });
-  }
+  if (errors.length > 0) throw invalidDataset(errors);
 }
 
 /** Where a command reads datasets from: the config's output folder (or `out`) and a target. */

@@ -116,7 +116,7 @@ export async function writeVersion(outDir: string, files: VersionFiles, entry: V
     await writeDurably(path.join(staging, "records.jsonl"), hashed(files.records, hash));
     const manifest: Manifest = { ...files.manifest, recordsSha256: hash.digest("hex") };
     const valid = validate("manifest", manifest, "manifest.json");
-    if (!valid.ok) throw new PipelineError("E_SCHEMA", "the dataset failed validation; nothing was written", { details: valid.errors, hint: "this is a bug in error-catalog: please report it with these lines" });
+    if (!valid.ok) throw invalidDataset(valid.errors);
     await writeDurably(path.join(staging, "manifest.json"), jsonText(manifest));
     await rename(staging, target);
     placed = true;
@@ -137,6 +137,11 @@ export async function writeVersion(outDir: string, files: VersionFiles, entry: V
   return target;
 }
 
+/** The error of a dataset that failed validation: a bug, as what the pipeline writes is its own. */
+export function invalidDataset(errors: readonly string[]): PipelineError {
+  return new PipelineError("E_SCHEMA", "the dataset failed validation; nothing was written", { details: errors.slice(0, 20), hint: "this is a bug in error-catalog: please report it with these lines" });
+}
+
 /** The parts as given, each added to `hash` (strings as their UTF-8, as they are written). */
 function* hashed<T extends string | Uint8Array>(parts: Iterable<T>, hash: Hash): Generator<T> {
   for (const part of parts) {
@@ -149,6 +154,7 @@ function* hashed<T extends string | Uint8Array>(parts: Iterable<T>, hash: Hash):
 export async function writeDurably(file: string, text: string | Iterable<string | Uint8Array>): Promise<void> {
   const handle = await open(file, "w");
   try {
+    // Note: the two branches pick `write`'s overloads for text and for bytes.
     for (const part of typeof text === "string" ? [text] : text) await (typeof part === "string" ? handle.write(part) : handle.write(part));
     await handle.sync();
   } finally {
