@@ -38,45 +38,31 @@ export interface Rebase {
   readonly datasetVersion: string;
 }
 
-/** Parts of about this many bytes are written at a time. */
-const PART_BYTES = 1 << 20;
-
 /**
  * The previous records.jsonl (`bytes`, of the version `previous` describes) with its commit and
- * dataset version replaced by `to`'s, in parts; null when the bytes are not the ones the manifest
+ * dataset version replaced by `to`'s; null when the bytes are not the ones the manifest
  * recorded, or do not hold the previous commit exactly where the records put it: once per
  * record in `analyzedSha` and in its link, once per occurrence (`occurrences` in all) in its link.
- * Note: both values are ASCII, so replacing their bytes never touches a multi-byte character.
+ * Note: both values are ASCII and of one length (40 hex digits; `toISOString`'s 24 characters),
+ * so a copy of the bytes is overwritten where they stand; a multi-byte character is never
+ * touched, and the two cannot overlap (a run of hex digits never crosses the quotes around a
+ * time). Another length would mean another format: the long way.
  */
-export function rebasedRecords(bytes: Buffer, previous: Manifest, records: number, occurrences: number, to: Rebase): Buffer[] | null {
+export function rebasedRecords(bytes: Buffer, previous: Manifest, records: number, occurrences: number, to: Rebase): Buffer | null {
   if (previous.recordsSha256 === undefined || createHash("sha256").update(bytes).digest("hex") !== previous.recordsSha256) return null;
   const swaps: [Buffer, Buffer][] = [
     [Buffer.from(previous.sha), Buffer.from(to.sha)],
     [Buffer.from(`"datasetVersion":${JSON.stringify(previous.datasetVersion)}`), Buffer.from(`"datasetVersion":${JSON.stringify(to.datasetVersion)}`)],
   ];
+  if (swaps.some(([from, into]) => from.length !== into.length)) return null;
   const expected = [2 * records + occurrences, records];
   const found = swaps.map(([needle]) => offsetsOf(bytes, needle));
   if (found.some((offsets, k) => offsets.length !== expected[k])) return null;
-  const at = found.flatMap((offsets, k) => offsets.map((offset) => [offset, k] as const)).sort((a, b) => a[0] - b[0]);
-  const parts: Buffer[] = [];
-  let pieces: Buffer[] = [];
-  let size = 0;
-  const add = (piece: Buffer) => {
-    pieces.push(piece);
-    size += piece.length;
-    if (size >= PART_BYTES) (parts.push(Buffer.concat(pieces, size)), (pieces = []), (size = 0));
-  };
-  let from = 0;
-  for (const [offset, k] of at) {
-    // Note: the two values cannot overlap (one is hex digits, the other holds quotes); if they did, the long way.
-    if (offset < from) return null;
-    add(bytes.subarray(from, offset));
-    add(swaps[k]![1]);
-    from = offset + swaps[k]![0].length;
-  }
-  add(bytes.subarray(from));
-  if (size > 0) parts.push(Buffer.concat(pieces, size));
-  return parts;
+  const out = Buffer.from(bytes);
+  found.forEach((offsets, k) => {
+    for (const at of offsets) swaps[k]![1].copy(out, at);
+  });
+  return out;
 }
 
 /** Where `needle` occurs in `bytes`, left to right, without overlaps. */

@@ -133,7 +133,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     let results: FileSites[];
     let groups: Map<string, Site[]>;
     let previous: Map<string, Envelope> | undefined;
-    let carried: Buffer[] | null = null;
+    let carried: Buffer | null = null;
     let texts: Map<string, string> | undefined;
     let excerptAt: ((path: string, line: number) => Excerpt | undefined) | undefined;
     try {
@@ -163,7 +163,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     if (carried !== null) {
       log(`no record changed since ${newest!.version}: its ${groups.size} records are carried over to the new commit`);
       // Note: the counts the analyze stage gives when it carries every analysis over.
-      return await write({ results, extraction, count: groups.size, envelopes: [], records: carried, analysis: { static: groups.size, llm: 0, llmCached: 0, llmFailed: 0, staticCarried: groups.size } });
+      return await write({ results, extraction, count: groups.size, envelopes: [], records: [carried], analysis: { static: groups.size, llm: 0, llmCached: 0, llmFailed: 0, staticCarried: groups.size } });
     }
     const textOf = texts!;
     const built = buildEnvelopes({ repo: target.repo, sha: target.sha, contextLines: config.contextLines, groups, textOf: (p) => textOf.get(p) ?? "", excerptAt, now, reuse: reusedFrom(previous!, unchanged) });
@@ -177,7 +177,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
    * and these settings wrote them from it, analysis carried over), and each is taken whole
    * (`sameRecords`). Null otherwise: the records are built and analysed.
    */
-  function carriedWhole(previous: Previous, results: readonly FileSites[], groups: ReadonlyMap<string, readonly Site[]>): Buffer[] | null {
+  function carriedWhole(previous: Previous, results: readonly FileSites[], groups: ReadonlyMap<string, readonly Site[]>): Buffer | null {
     if (!carry || !carriesAnalysis(config.analysis?.llm) || previous.manifest === null || loadedCache.cache.sha !== newest!.sha) return null;
     const before = [...loadedCache.cache.entries.values()];
     // Note: first the quick answer of most commits that change a record: a file that changed holds a site of one, before or now.

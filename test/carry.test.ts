@@ -31,18 +31,20 @@ function manifestOf(text: string, sha = S1, time = T1): Manifest {
 describe("rebasedRecords", () => {
   test("replaces the commit and the dataset version, and nothing else", () => {
     const before = recordsText(S1, T1, ["a", "b", "c"], 2);
-    const parts = rebasedRecords(Buffer.from(before), manifestOf(before), 3, 6, { sha: S2, datasetVersion: T2 });
-    assert.ok(parts !== null);
-    assert.equal(Buffer.concat(parts).toString("utf8"), recordsText(S2, T2, ["a", "b", "c"], 2));
+    const after = rebasedRecords(Buffer.from(before), manifestOf(before), 3, 6, { sha: S2, datasetVersion: T2 });
+    assert.ok(after !== null);
+    assert.equal(after.toString("utf8"), recordsText(S2, T2, ["a", "b", "c"], 2));
+    // The bytes given are left as they were.
+    assert.equal(rebasedRecords(Buffer.from(before), manifestOf(before), 3, 6, { sha: S1, datasetVersion: T1 })?.toString("utf8"), before);
   });
 
-  test("gives parts of about a megabyte that join into the whole file", () => {
+  test("a file of thousands of records", () => {
     const ids = Array.from({ length: 6000 }, (_, i) => i.toString(16).padStart(16, "0"));
     const before = recordsText(S1, T1, ids, 3);
-    const parts = rebasedRecords(Buffer.from(before), manifestOf(before), ids.length, 3 * ids.length, { sha: S2, datasetVersion: T2 });
-    assert.ok(parts !== null && parts.length > 1, `${parts?.length} parts`);
-    assert.ok(parts.slice(0, -1).every((p) => p.length >= 1 << 20));
-    assert.equal(Buffer.concat(parts).toString("utf8"), recordsText(S2, T2, ids, 3));
+    const bytes = Buffer.from(before);
+    const after = rebasedRecords(bytes, manifestOf(before), ids.length, 3 * ids.length, { sha: S2, datasetVersion: T2 });
+    assert.equal(after?.toString("utf8"), recordsText(S2, T2, ids, 3));
+    assert.equal(bytes.toString("utf8"), before);
   });
 
   test("gives null when the bytes are not the ones the manifest recorded, or it recorded none", () => {
@@ -61,6 +63,7 @@ describe("rebasedRecords", () => {
     assert.equal(rebasedRecords(Buffer.from(before), manifestOf(before), 2, 3, { sha: S2, datasetVersion: T2 }), null, "one occurrence more than the file has");
     assert.equal(rebasedRecords(Buffer.from(before), manifestOf(before), 3, 0, { sha: S2, datasetVersion: T2 }), null, "as many links, but not as many records");
     assert.equal(rebasedRecords(Buffer.from(before), manifestOf(before, S1, T2), 2, 2, { sha: S2, datasetVersion: T2 }), null, "a dataset version the lines do not hold");
+    assert.equal(rebasedRecords(Buffer.from(before), manifestOf(before), 2, 2, { sha: S2, datasetVersion: "+012026-02-02T10:00:00.000Z" }), null, "a time of another length");
   });
 });
 
