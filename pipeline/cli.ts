@@ -70,7 +70,7 @@ export function program(): Command {
     .action(async (opts: { config: string; target?: string; source?: string; sha?: string; out?: string; force: boolean; threads?: number }) => {
       const reporter = await progressReporter();
       try {
-        const result = await run({ configPath: opts.config, target: opts.target, source: opts.source, sha: opts.sha, out: opts.out, force: opts.force, threads: opts.threads, log: reporter.log, progress: reporter.progress });
+        const result = await run({ configPath: opts.config, target: opts.target, source: opts.source, sha: opts.sha, out: opts.out, force: opts.force, threads: opts.threads, log: reporter.log, progress: reporter.progress, beforeParseThreads: () => setFlagsFromString(LARGE_TREE_V8_FLAGS) });
         reporter.stop();
         if (result.status === "written" && result.manifest) {
           const c = result.manifest.counts;
@@ -162,6 +162,15 @@ export function program(): Command {
  * hot code is compiled; parse threads share the process's flags.
  */
 const V8_FLAGS = "--no-turbo-inlining";
+
+/**
+ * For a tree large enough for parse threads: heaps that grow to 1.5 times what they hold after a
+ * full collection, rather than the up to 4 times V8 picks when collecting is cheap. At 8 times
+ * burn, the peak RSS is about 210 MiB instead of 245–260, for about 3% more time; on burn's own
+ * tree, on one thread, it would cost 3.5% and save nothing, so it is set only then. V8 reads it at
+ * each collection, so it can be set while the process runs.
+ */
+const LARGE_TREE_V8_FLAGS = "--heap-growing-percent=50";
 
 /** Runs the CLI and returns the exit status; never calls process.exit itself. */
 export async function main(argv: readonly string[]): Promise<number> {

@@ -45,11 +45,15 @@ export const THREAD_HEAP: ResourceLimits = { maxOldGenerationSizeMb: 128, maxYou
 export interface ThreadSettings {
   readonly heap?: ResourceLimits;
   readonly log?: (line: string) => void;
+  /** Called once before the threads start (not when the calling thread extracts alone). */
+  readonly beforeStart?: () => void;
 }
 
 /** Starts `threads` parse threads (1: parse on the calling thread, no worker). */
 export function startPool(threads: number = defaultThreads(), options: ExtractOptions = LIBRARY_ONLY, settings: ThreadSettings = {}): ExtractPool {
-  return threads <= 1 ? inThread(options) : onWorkers(threads, options, settings.heap ?? THREAD_HEAP, settings.log ?? (() => {}));
+  if (threads <= 1) return inThread(options);
+  settings.beforeStart?.();
+  return onWorkers(threads, options, settings.heap ?? THREAD_HEAP, settings.log ?? (() => {}));
 }
 
 /** Files without candidate text are answered at once, without a parse; the others are returned as indices. */

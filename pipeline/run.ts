@@ -50,6 +50,11 @@ export interface RunOptions {
    * parallelism, at most 4); the output is the same for any number.
    */
   readonly threads?: number;
+  /**
+   * Called once before parse threads start, that is, for a tree of thousands of files (the CLI
+   * tunes V8's heap for it: `--heap-growing-percent`).
+   */
+  readonly beforeParseThreads?: () => void;
 }
 
 /** What `run` did: wrote a version, or found the newest one up to date. */
@@ -137,7 +142,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     let texts: Map<string, string> | undefined;
     let excerptAt: ((path: string, line: number) => Excerpt | undefined) | undefined;
     try {
-      extraction = await extractTree(listing.entries, loadedCache.cache, writer, reader, { threads: options.threads, progress: options.progress, log });
+      extraction = await extractTree(listing.entries, loadedCache.cache, writer, reader, { threads: options.threads, progress: options.progress, beforeParseThreads: options.beforeParseThreads, log });
       log(`extracted ${listing.entries.length} files: ${extraction.parsed} parsed, ${extraction.reused} reused from the cache`);
       results = applyTestModules(extraction.results);
       groups = recordGroups(results, config.includeTestCode);
@@ -289,7 +294,7 @@ interface Extraction {
  * texts are in memory at a time; each result goes to the cache `writer` in tree order as soon as
  * it and the files before it are done, and is kept without its facts (null writer: kept whole).
  */
-async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, writer: CacheWriter | null, reader: BlobReader, { threads, progress, log }: Pick<RunOptions, "threads" | "progress"> & { readonly log: (line: string) => void }): Promise<Extraction> {
+async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, writer: CacheWriter | null, reader: BlobReader, { threads, progress, beforeParseThreads, log }: Pick<RunOptions, "threads" | "progress" | "beforeParseThreads"> & { readonly log: (line: string) => void }): Promise<Extraction> {
   const results: (FileSites | null)[] = entries.map((e) => lookup(cache, e));
   const misses = entries.flatMap((_, i) => (results[i] === null ? [i] : []));
   const fresh = new Set(misses);
@@ -297,7 +302,7 @@ async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, w
   // Note: below a few thousand files the calling thread parses them all: a parse thread costs its
   //   own start and JIT warm-up (about 0.3 s here), more than it saves on a tree of burn's size
   //   (1705 files: 1.25 s on one thread against 1.37 s on two; 4 times burn: 3.2 s against 3.1 s).
-  const pool = startPool(threads ?? (misses.length >= WORKER_FILES ? undefined : 1), { includeTestCode: cache.includeTestCode }, { log });
+  const pool = startPool(threads ?? (misses.length >= WORKER_FILES ? undefined : 1), { includeTestCode: cache.includeTestCode }, { log, beforeStart: beforeParseThreads });
   /** Results up to this index have gone to the writer. */
   let next = 0;
   const handOver = (through: number) => {

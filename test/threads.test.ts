@@ -46,6 +46,15 @@ describe("the same dataset whatever the threads and the cache", () => {
     assert.ok(one.records.length > 0 && one.manifest.counts.records === 16);
   });
 
+  it("calls beforeParseThreads once when parse threads start, and never on one thread", async () => {
+    let calls = 0;
+    const count = () => void calls++;
+    await run({ configPath: writeConfig(repo.dir, sha), now: () => NOW, threads: 1, force: true, beforeParseThreads: count });
+    assert.equal(calls, 0);
+    await run({ configPath: writeConfig(repo.dir, sha), now: () => NOW, threads: 2, force: true, beforeParseThreads: count });
+    assert.equal(calls, 1);
+  });
+
   it("is byte-identical when every file comes from the cache", async () => {
     const cold = await dataset(repo.dir, sha, 2);
     const warm = await dataset(repo.dir, sha, 2, cold.config);
