@@ -377,8 +377,7 @@ async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, w
  * context. Its message and runtime parts are copied, as they may be slices of the file's text.
  */
 function keptOf(site: Site, includeTestCode: boolean, path: string): Site {
-  const inCatalogue = includeTestCode || site.context === "library";
-  const { message, runtime } = inCatalogue && (site.message !== null || site.runtime !== null) ? structuredClone({ message: site.message, runtime: site.runtime }) : { message: null, runtime: null };
+  const { message, runtime } = inCatalogue(site, includeTestCode) && (site.message !== null || site.runtime !== null) ? structuredClone({ message: site.message, runtime: site.runtime }) : { message: null, runtime: null };
   return {
     kind: shared(site.kind),
     path,
@@ -467,7 +466,12 @@ function recordGroups(results: readonly FileSites[], includeTestCode: boolean): 
 
 /** True for a site that is a record's: it has a runtime message, in code that is catalogued. */
 function catalogued(site: Site, includeTestCode: boolean): boolean {
-  return site.runtime !== null && (includeTestCode || site.context === "library");
+  return site.runtime !== null && inCatalogue(site, includeTestCode);
+}
+
+/** True for a site in code that is catalogued: library code, or any with `includeTestCode`. */
+function inCatalogue(site: Site, includeTestCode: boolean): boolean {
+  return includeTestCode || site.context === "library";
 }
 
 function countSites(tree: { listed: number; skipped: number; entries: readonly unknown[] }, results: readonly FileSites[], sites: readonly Site[], includeTestCode: boolean, records: number, work: { parsed: number; reused: number }): ManifestCounts {
@@ -479,7 +483,7 @@ function countSites(tree: { listed: number; skipped: number; entries: readonly u
     for (const k of [...counts.keys()].sort()) out[k] = counts.get(k)!;
     return out;
   };
-  const reasonOf = (s: Site): SkipReason | null => s.skip ?? (includeTestCode || s.context === "library" ? null : "excluded-context");
+  const reasonOf = (s: Site): SkipReason | null => s.skip ?? (inCatalogue(s, includeTestCode) ? null : "excluded-context");
   const withoutRecord: SkipReason[] = [];
   const reasonsByKind = new Map<SiteKind, SkipReason[]>();
   for (const s of sites) {
