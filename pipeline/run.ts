@@ -46,8 +46,9 @@ export interface RunOptions {
   /** The clock (tests pin it). */
   readonly now?: () => Date;
   /**
-   * Parse threads (default: the calling thread below 4096 files to extract, else the machine's
-   * parallelism, at most 4); the output is the same for any number.
+   * Threads to extract on, the calling thread and `threads - 1` parse threads (default: the calling
+   * thread alone below 4096 files to extract, else the machine's parallelism, at most 4); the
+   * output is the same for any number.
    */
   readonly threads?: number;
   /**
@@ -300,8 +301,9 @@ async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, w
   const fresh = new Set(misses);
   const reused = entries.length - misses.length;
   // Note: below a few thousand files the calling thread parses them all: a parse thread costs its
-  //   own start and JIT warm-up (about 0.3 s here), more than it saves on a tree of burn's size
-  //   (1705 files: 1.25 s on one thread against 1.37 s on two; 4 times burn: 3.2 s against 3.1 s).
+  //   own start and JIT warm-up, more than it saves on a tree of burn's size (1705 files: 1.02 s on
+  //   one thread against 1.14 s on two, medians of 9 in turns; 4 times burn: 2.51–2.66 s against
+  //   2.51–2.56 s, and 166–169 MiB against 187–204).
   const pool = startPool(threads ?? (misses.length >= WORKER_FILES ? undefined : 1), { includeTestCode: cache.includeTestCode }, { log, beforeStart: beforeParseThreads });
   /** Results up to this index have gone to the writer. */
   let next = 0;

@@ -67,19 +67,41 @@ describe("the same dataset whatever the threads and the cache", () => {
   });
 });
 
+/** The Rust files of the extract fixture, `copies` times over under distinct paths. */
+function extractFixture(copies = 1): { path: string; blob: string; text: string }[] {
+  const dir = fixture("extract");
+  const names = readdirSync(dir)
+    .filter((f) => f.endsWith(".rs"))
+    .sort();
+  return Array.from({ length: copies }, (_, k) => names.map((f) => ({ path: `crates/demo${k}/src/${f}`, blob: `${k}:${f}`, text: readFileSync(path.join(dir, f), "utf8") }))).flat();
+}
+
+describe("the calling thread beside a parse thread", () => {
+  it("gives the sites one thread gives, in order, over calls that overlap", async () => {
+    // Note: 6 copies are 102 files, in batches of at most 32: the parse thread is sent the first
+    //   batch of each call, and the calling thread takes the last ones meanwhile.
+    const files = extractFixture(6);
+    const half = files.length >> 1;
+    const alone = startPool(1);
+    const expected = await alone.extract(files);
+    await alone.close();
+    const pool = startPool(2);
+    const got = await Promise.all([pool.extract(files.slice(0, half)), pool.extract(files.slice(half))]);
+    await pool.close();
+    assert.deepEqual(got.flat(), expected);
+    assert.ok(expected.filter((r) => r.sites.length > 0).length >= 6 * 10);
+  });
+});
+
 describe("parse threads with too small a heap", () => {
   it("hand their files to the calling thread, which gives the same sites, and say so", async () => {
-    const dir = fixture("extract");
-    const files = readdirSync(dir)
-      .filter((f) => f.endsWith(".rs"))
-      .sort()
-      .map((f) => ({ path: `crates/demo/src/${f}`, blob: f, text: readFileSync(path.join(dir, f), "utf8") }));
+    const files = extractFixture();
     const here = startPool(1);
     const expected = await here.extract(files);
     await here.close();
     const lines: string[] = [];
-    // Note: 1 MB is less than a thread needs to load the parser: every thread runs out of memory.
-    const starved = startPool(2, undefined, { heap: { maxOldGenerationSizeMb: 1, maxYoungGenerationSizeMb: 1 }, log: (line) => lines.push(line) });
+    // Note: 1 MB is less than a thread needs to load the parser: both parse threads run out of memory.
+    const starved = startPool(3, undefined, { heap: { maxOldGenerationSizeMb: 1, maxYoungGenerationSizeMb: 1 }, log: (line) => lines.push(line) });
     const got = await starved.extract(files);
     await starved.close();
     assert.deepEqual(got, expected);
