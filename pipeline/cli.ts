@@ -66,7 +66,7 @@ export function program(): Command {
     .option("--sha <sha>", "analyse this commit instead of the pinned one")
     .option("--out <dir>", "write datasets here instead of the config's output folder")
     .addOption(new Option("--force", "write a new version even when the newest one is up to date").default(false))
-    .option("--threads <n>", "threads to extract on, the calling thread and n - 1 parse threads (default: 1 below 4096 files to extract, else the machine's cores, at most 4); the output is the same for any number", parseThreads)
+    .option("--threads <n>", "threads to extract on, the calling thread and n - 1 parse threads (default: 1 below 3072 files to extract, else the machine's cores, at most 4); the output is the same for any number", parseThreads)
     .action(async (opts: { config: string; target?: string; source?: string; sha?: string; out?: string; force: boolean; threads?: number }) => {
       const reporter = await progressReporter();
       try {

@@ -47,7 +47,7 @@ export interface RunOptions {
   readonly now?: () => Date;
   /**
    * Threads to extract on, the calling thread and `threads - 1` parse threads (default: the calling
-   * thread alone below 4096 files to extract, else the machine's parallelism, at most 4); the
+   * thread alone below 3072 files to extract, else the machine's parallelism, at most 4); the
    * output is the same for any number.
    */
   readonly threads?: number;
@@ -302,8 +302,10 @@ async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, w
   const reused = entries.length - misses.length;
   // Note: below a few thousand files the calling thread parses them all: a parse thread costs its
   //   own start and JIT warm-up, more than it saves on a tree of burn's size (1705 files: 1.02 s on
-  //   one thread against 1.14 s on two, medians of 9 in turns; 4 times burn: 2.51–2.66 s against
-  //   2.51–2.56 s, and 166–169 MiB against 187–204).
+  //   one thread against 1.14 s on two, medians of 9 in turns). From twice burn on, two threads
+  //   take the same time and less memory, as the CLI then bounds the heaps' growth (3410 files:
+  //   1.68–1.83 s against 1.70–1.77 s, 157–162 MiB against 170–183; 4 times burn: 2.51–2.56 s
+  //   against 2.51–2.66 s, 166–169 MiB against 187–204).
   const pool = startPool(threads ?? (misses.length >= WORKER_FILES ? undefined : 1), { includeTestCode: cache.includeTestCode }, { log, beforeStart: beforeParseThreads });
   /** Results up to this index have gone to the writer. */
   let next = 0;
@@ -404,7 +406,7 @@ function shared<T extends string>(word: T): T {
 }
 
 /** From how many files to extract on, parse threads are started (unless `threads` says). */
-const WORKER_FILES = 4096;
+const WORKER_FILES = 3072;
 
 /** How many files' texts are read from git at a time. */
 const PART_FILES = 128;
