@@ -414,7 +414,6 @@ const WORKER_FILES = 3072;
 /** How many files' texts are read from git at a time. */
 const PART_FILES = 128;
 
-/** What a run writes as its version. */
 /** What extraction leaves for the build (`extracted` in `run`). */
 interface Extracted {
   readonly counts: ManifestCounts;
@@ -430,6 +429,7 @@ interface Extracted {
   readonly excerptAt?: (path: string, line: number) => Excerpt | undefined;
 }
 
+/** What a run writes as its version. */
 interface NewVersion {
   /** The manifest's counts (`records`: how many records `records` holds). */
   readonly counts: ManifestCounts;
