@@ -119,16 +119,10 @@ function beside(threads: number, options: ExtractOptions, heap: ResourceLimits, 
   const running = new Map<Worker, Job>();
   const workers = new Set<Worker>();
   let broken: unknown = null;
-  /** Extracts a job's files on the calling thread: the jobs no thread could hold. */
+  /** The jobs no thread could hold: the calling thread takes them first. */
+  const mine: Job[] = [];
   let parser: ReturnType<typeof createParser> | undefined;
   const parserOf = () => (parser ??= createParser());
-  const here = (job: Job) => {
-    try {
-      job.resolve(job.files.map((file) => extractFile(file, parserOf, options)));
-    } catch (error) {
-      job.reject(error);
-    }
-  };
   const dispatch = () => {
     while (idle.length > 0 && queue.length > 0) {
       const worker = idle.pop()!;
@@ -137,11 +131,11 @@ function beside(threads: number, options: ExtractOptions, heap: ResourceLimits, 
       worker.postMessage({ files: job.files, options } satisfies Batch);
     }
     // Note: when every thread ran out of memory, the calling thread takes what is left.
-    if (workers.size === 0) for (const job of queue.splice(0)) here(job);
+    if (workers.size === 0) void takeShare();
   };
   /**
-   * The calling thread's share: the last batch of the queue (the smallest, as each call queues
-   * the largest first) while there is one, a file at a time.
+   * The calling thread's share: the jobs no thread could hold, then the last batch of the queue
+   * (the smallest, as each call queues the largest first) while there is one, a file at a time.
    * Note: the event loop turns after each file, so a parse thread's answer is taken, and the
    *   thread sent its next batch, within a file's time (after each batch instead: 4.62 s against
    *   4.42 at 8 times burn, the thread waiting while the calling thread finished its batch).
@@ -151,7 +145,7 @@ function beside(threads: number, options: ExtractOptions, heap: ResourceLimits, 
     if (extracting) return;
     extracting = true;
     try {
-      for (let job = queue.pop(); job !== undefined; job = queue.pop()) {
+      for (let job = mine.pop() ?? queue.pop(); job !== undefined; job = mine.pop() ?? queue.pop()) {
         const out: FileSites[] = [];
         try {
           await turning(job.files, 1, (file) => out.push(extractFile(file, parserOf, options)));
@@ -182,9 +176,10 @@ function beside(threads: number, options: ExtractOptions, heap: ResourceLimits, 
       // A batch too big for a thread's heap: the thread is gone, the calling thread extracts it.
       if ((error as NodeJS.ErrnoException).code === "ERR_WORKER_OUT_OF_MEMORY") {
         log(`a parse thread ran out of its ${heap.maxOldGenerationSizeMb ?? "default"} MB heap; ${workers.size === 0 ? "the calling thread extracts the rest" : "its files are extracted on the calling thread"}`);
-        if (job !== undefined) here(job);
+        if (job !== undefined) mine.push(job);
         const at = idle.indexOf(worker);
         if (at >= 0) idle.splice(at, 1);
+        void takeShare();
         dispatch();
         return;
       }
