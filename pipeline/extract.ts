@@ -6,9 +6,10 @@
  * candidate text are never parsed, and a macro's name inside another macro's token tree (which
  * tree-sitter leaves as flat tokens) is found the same way as a real invocation.
  * Note: only part of a file is parsed. A lexer pass (layout.ts) lays out its items; tree-sitter
- * reads the items that may hold a library site, and the lexer's view answers for candidates
- * elsewhere (test code, never catalogued), with the same checks (`lexSite` mirrors `readSite`),
- * and for the callers a site's facts name (`callersOf`).
+ * reads the items of the sites that take facts (a record's first site in the file), and the
+ * lexer's view answers for every other candidate (test code, never catalogued; a site without a
+ * record of its own; a later site of a record), with the same checks (`lexSite` mirrors
+ * `readSite`), and for the callers a site's facts name (`callersOf`).
  */
 import { createRequire } from "node:module";
 import type Parser from "tree-sitter";
@@ -21,7 +22,7 @@ import { Lines, namedChildSpans, TreeView, type ViewNode } from "./tree-view.js"
 import type { FileSites, MessagePart, Site, SiteContext, SiteFacts } from "./types.js";
 
 /** Bumped whenever extraction can give other sites for the same text (it keys the cache). */
-export const EXTRACTOR_VERSION = 8;
+export const EXTRACTOR_VERSION = 9;
 
 const MACRO_NAMES = [...MACRO_RULES.keys()].sort((a, b) => b.length - a.length);
 const CANDIDATE = new RegExp(`\\b(${MACRO_NAMES.join("|")})\\s*!|\\.\\s*(${[...METHOD_RULES.keys()].join("|")})\\s*\\(`, "dg");
@@ -69,9 +70,10 @@ function candidateHits(text: string): Hit[] {
 /** What extraction reads with tree-sitter. */
 export interface ExtractOptions {
   /**
-   * False (the default): only the top-level items that may hold a library site are parsed;
-   * test, bench and example code, and the callers of a site's function, are read by the lexer
-   * (its sites are counted, never catalogued, so they need no facts). True: every item is parsed.
+   * False (the default): only the items holding a library site that takes facts (the file's first
+   * of its runtime message) are parsed; other sites (test, bench and example code, counted but
+   * never catalogued; sites without a record of their own or lending it no facts) and the callers
+   * of a site's function are read by the lexer. True: every item is parsed.
    */
   readonly includeTestCode: boolean;
 }
@@ -89,38 +91,43 @@ export function extractFile(file: { readonly path: string; readonly blob: string
   if (hits.length === 0) return extractUnparsed(file);
   const pathContext = contextOfPath(file.path);
   const layout = layoutOf(text, hits, isTestAttribute);
-  const parse = options.includeTestCode ? null : itemsToParse(layout, pathContext);
   const lines = new Lines(text);
+  const lexContext = pathContext === "library" && layout.innerTest ? "test" : pathContext;
+  // Note: by default tree-sitter reads only the items of the sites that take facts; the lexer's
+  //   sites (`lexSite` mirrors `readSite`) stand for all others.
+  const lexed = options.includeTestCode ? null : layout.spots.map((spot) => lexSite(file.path, text, lines, ruleOf(spot), spot, lexContext === "library" && chain(spot.item).some((item) => item.test) ? "test" : lexContext));
+  const takesFacts = oncePerMessage(options);
+  const treeSpots =
+    lexed === null
+      ? null
+      : new Set(
+          layout.spots.filter((_, k) => {
+            const site = lexed[k];
+            return site != null && site.runtime !== null && takesFacts(site.runtime, site.context);
+          }),
+        );
   let view: TreeView | null = null;
-  if (parse === null || parse.size > 0) {
+  if (treeSpots === null || treeSpots.size > 0) {
     // Note: a callback input avoids the node binding's limit on the length of a string input.
     const input = (index: number) => text.slice(index, index + 65536);
     const p = typeof parser === "function" ? parser() : parser;
-    const tree = parse === null ? p.parse(input) : p.parse(input, undefined, { includedRanges: rangesOf(layout, parse, lines) });
+    const tree = treeSpots === null ? p.parse(input) : p.parse(input, undefined, { includedRanges: rangesOf(layout, new Set([...treeSpots].flatMap((spot) => spot.item ?? [])), lines) });
     view = new TreeView(tree, text, lines);
   }
   const treeContext = view === null ? pathContext : fileContextOf(view, pathContext);
-  const lexContext = pathContext === "library" && layout.innerTest ? "test" : pathContext;
   const callers = callersIn(text, layout);
+  const needsFacts = oncePerMessage(options);
   const sites: Site[] = [];
-  // Note: only a record's first site lends it facts, and a later site of the file with the same
-  //   runtime message (the same record) is never its first: the facts of those are not gathered.
-  const withFacts = new Set<string>();
-  const needsFacts = (runtime: readonly MessagePart[], context: SiteContext): boolean => {
-    if (!options.includeTestCode && context !== "library") return false;
-    const pattern = composePattern(runtime);
-    if (withFacts.has(pattern)) return false;
-    withFacts.add(pattern);
-    return true;
-  };
-  for (const spot of layout.spots) {
-    const rule = (spot.macro ? MACRO_RULES : METHOD_RULES).get(spot.name)!;
-    const parsed = view !== null && (parse === null || chain(spot.item).some((item) => parse.has(item)));
-    const site = parsed ? readSite(file.path, view!, rule, spot.at, treeContext, needsFacts, callers) : lexSite(file.path, text, lines, rule, spot, lexContext === "library" && chain(spot.item).some((item) => item.test) ? "test" : lexContext);
+  layout.spots.forEach((spot, k) => {
+    const site = treeSpots === null || treeSpots.has(spot) ? readSite(file.path, view!, ruleOf(spot), spot.at, treeContext, needsFacts, callers) : lexed![k]!;
     if (site !== null) sites.push(site);
-  }
+  });
   forgetIndexedWords();
   return { path: file.path, blob: file.blob, sites, parseErrors: view?.hasError ?? false, parsed: view !== null, testModules: testModuleNames(text) };
+}
+
+function ruleOf(spot: Spot): Rule {
+  return (spot.macro ? MACRO_RULES : METHOD_RULES).get(spot.name)!;
 }
 
 /** Whether an attribute's text (`#[…]`, `#![…]`) makes its item, or the whole file, test code. */
@@ -144,22 +151,6 @@ function callersIn(text: string, layout: Layout): (name: string) => readonly str
 /** What a file without candidate text yields: no sites, no parse, its test-module declarations. */
 export function extractUnparsed(file: { readonly path: string; readonly blob: string; readonly text: string }): FileSites {
   return { path: file.path, blob: file.blob, sites: [], parseErrors: false, parsed: false, testModules: testModuleNames(file.text) };
-}
-
-/**
- * Which items to parse (each with its body; the `impl`, `trait` and `mod` items around them
- * are parsed without the rest of their bodies): those that may hold a library site (a candidate
- * in code, in no test item, in a library file). The callers a site's facts name are read by the
- * lexer (`callersOf`), so their items need no parse.
- */
-function itemsToParse(layout: Layout, pathContext: SiteContext): Set<Item> {
-  const parse = new Set<Item>();
-  if (pathContext !== "library" || layout.innerTest) return parse;
-  for (const spot of layout.spots) {
-    if (!spot.code || spot.excluded || spot.item === null || chain(spot.item).some((item) => item.test)) continue;
-    parse.add(spot.item);
-  }
-  return parse;
 }
 
 /**
@@ -242,6 +233,22 @@ const INNER_CFG_AT = /#\s*!\s*\[\s*cfg\s*\(/y;
 
 /** Whether a site with this runtime message and context gets facts (asked once per site, in source order). */
 type NeedsFacts = (runtime: readonly MessagePart[], context: SiteContext) => boolean;
+
+/**
+ * Which sites of a file get facts: the first of each runtime message in a catalogued context.
+ * Note: only a record's first site lends it facts, and a later site of the file with the same
+ *   runtime message (the same record) is never its first: the facts of those are not gathered.
+ */
+function oncePerMessage(options: ExtractOptions): NeedsFacts {
+  const seen = new Set<string>();
+  return (runtime, context) => {
+    if (!options.includeTestCode && context !== "library") return false;
+    const pattern = composePattern(runtime);
+    if (seen.has(pattern)) return false;
+    seen.add(pattern);
+    return true;
+  };
+}
 
 function readSite(path: string, view: TreeView, rule: Rule, at: number, fileContext: SiteContext, needsFacts: NeedsFacts, callers: (name: string) => readonly string[]): Site | null {
   const text = view.text;

@@ -453,7 +453,7 @@ export interface ManifestCounts {
   filesRead: number;
   /** Files excluded by the globs or not `.rs`. */
   filesSkipped: number;
-  /** Files parsed with tree-sitter in this run, in whole or only the items that can hold a catalogued site; files taken from the extraction cache, files without candidate text and files whose candidates are all in code that is not catalogued (read by the lexer) are not parsed. */
+  /** Files parsed with tree-sitter in this run, in whole or only the items holding a site that lends its record facts (the file's first catalogued site of each message); files taken from the extraction cache, files without candidate text and files with no such site (their candidates are read by the lexer) are not parsed. */
   filesParsed: number;
   /** Files whose sites were taken from the extraction cache (same path and blob id as in an earlier run, same extractor version). */
   filesReused: number;

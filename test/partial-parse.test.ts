@@ -1,6 +1,6 @@
 /**
- * Partial parsing: by default only the top-level items that may hold a library site go to
- * tree-sitter; the rest is read by the lexer (the callers of their functions included). That must give
+ * Partial parsing: by default only the items holding a library site that lends its record facts
+ * go to tree-sitter; the rest is read by the lexer (the callers of their functions included). That must give
  * the same sites as parsing everything, and the same facts for every site that can be catalogued,
  * on every Rust fixture, under a library path and under a test path.
  */
@@ -70,10 +70,15 @@ describe("partial parsing", () => {
     }
     // Test items, and items without a library site, are not (callers of a function holding one
     // included: the lexer reads them); nor are the test items inside the bodies parsed around a
-    // library site.
-    for (const item of ["impl Display for Wrapper", "fn helper", "mod tests", "fn top_level_test", "pub struct Wrapper", "static BRACES", "unsafe impl Send", "extern \"C\"", "fn test_helper", "fn only_in_tests", "pub mod std_only"]) {
+    // library site, nor items whose library sites lend no record facts (no message; a message
+    // an earlier site of the file has).
+    for (const item of ["impl Display for Wrapper", "fn helper", "mod tests", "fn top_level_test", "pub struct Wrapper", "static BRACES", "unsafe impl Send", "extern \"C\"", "fn test_helper", "fn only_in_tests", "pub mod std_only", "pub fn bounded", "pub fn checked_again"]) {
       assert.ok(!parsed.includes(item), `${item} is not parsed`);
     }
+    // Their sites are read by the lexer all the same.
+    const again = result.sites.filter((s) => s.message === "n is over the limit: {n}");
+    assert.deepEqual(again.map((s) => [s.line, s.context, s.facts === null]), [[14, "library", false], [135, "library", true]]);
+    assert.ok(result.sites.some((s) => s.line === 130 && s.kind === "assert-eq" && s.context === "library" && s.skip === "no-message"), "the assert_eq! without a message");
     // The caller in `impl Display` and the one in a `#[cfg(test)] impl` are found all the same;
     // the one in `mod tests` is test code, which the facts leave out.
     const checked = result.sites.find((s) => s.message === "n is over the limit: {n}");
