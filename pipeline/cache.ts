@@ -122,6 +122,9 @@ export interface CacheWriter {
 
 const NEWLINE = Buffer.from("\n");
 
+/** At most how many bytes of the file `factsOf` reads at a time (unless one entry is longer). */
+const READ_BYTES = 1 << 20;
+
 /** Starts writing the cache of `sha`'s tree to a temporary file beside `file` (made with its folder). */
 export async function openCacheWriter(file: string, header: { readonly repo: string; readonly sha: string; readonly extractorVersion: number; readonly includeTestCode: boolean }): Promise<CacheWriter> {
   await mkdir(path.dirname(file), { recursive: true });
@@ -187,16 +190,24 @@ export async function openCacheWriter(file: string, header: { readonly repo: str
         if (list === undefined) byPath.set(s.path, [s]);
         else list.push(s);
       }
-      for (const [filePath, wanted] of byPath) {
-        const span = where.get(filePath);
-        if (span === undefined) continue;
-        const buffer = Buffer.alloc(span.length);
-        await handle.read(buffer, 0, span.length, span.at);
-        const entry = JSON.parse(buffer.toString("utf8")) as FileSites;
-        for (const s of wanted) {
-          const found = entry.sites.find((e) => e.line === s.line && e.column === s.column && e.kind === s.kind);
-          if (found?.facts) out.set(s, found.facts);
+      const spans = [...byPath.keys()].flatMap((filePath) => where.get(filePath) ?? []).sort((a, b) => a.at - b.at);
+      // Note: neighbouring entries are read together, at most READ_BYTES at a time (beyond one
+      //   longer entry): a read per entry took 40 ms on burn (340 of them, each awaited).
+      for (let i = 0; i < spans.length; ) {
+        const start = spans[i]!.at;
+        let j = i + 1;
+        while (j < spans.length && spans[j]!.at + spans[j]!.length - start <= READ_BYTES) j++;
+        const last = spans[j - 1]!;
+        const buffer = Buffer.alloc(last.at + last.length - start);
+        await handle.read(buffer, 0, buffer.length, start);
+        for (const span of spans.slice(i, j)) {
+          const entry = JSON.parse(buffer.toString("utf8", span.at - start, span.at - start + span.length)) as FileSites;
+          for (const s of byPath.get(entry.path)!) {
+            const found = entry.sites.find((e) => e.line === s.line && e.column === s.column && e.kind === s.kind);
+            if (found?.facts) out.set(s, found.facts);
+          }
         }
+        i = j;
       }
       return out;
     },
