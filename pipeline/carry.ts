@@ -1,5 +1,6 @@
 /**
- * A version in which no record changed, written from the previous version's bytes. Pure.
+ * A version in which no record changed, written from the previous version's bytes, and the lines
+ * of the records that did not change in one where others did. Pure.
  *
  * When every record's sites are the ones it had, in files whose blobs did not change, the build
  * and analyze stages give back each previous envelope with only the commit's values written
@@ -49,12 +50,38 @@ export interface Rebase {
  * time). Another length would mean another format: the long way.
  */
 export function rebasedRecords(bytes: Buffer, previous: Manifest, records: number, occurrences: number, to: Rebase): Buffer | null {
-  if (previous.recordsSha256 === undefined || createHash("sha256").update(bytes).digest("hex") !== previous.recordsSha256) return null;
+  const swaps = swapsOf(previous, to);
+  return swaps !== null && recorded(bytes, previous) ? rebased(bytes, swaps, records, occurrences) : null;
+}
+
+/**
+ * When only some records changed: a line of the previous records.jsonl (`bytes`) rebased as
+ * `rebasedRecords` rebases the whole file (one record with `occurrences` occurrences), for a
+ * record whose envelope is the previous one with the commit's values written again; null when
+ * the line does not hold them where the record puts them. Null itself when the bytes are not
+ * the ones the manifest recorded.
+ */
+export function rebasedLines(bytes: Buffer, previous: Manifest, to: Rebase): ((line: Buffer, occurrences: number) => Buffer | null) | null {
+  const swaps = swapsOf(previous, to);
+  return swaps !== null && recorded(bytes, previous) ? (line, occurrences) => rebased(line, swaps, 1, occurrences) : null;
+}
+
+/** True when `bytes` are the records.jsonl whose SHA-256 the manifest recorded. */
+function recorded(bytes: Buffer, previous: Manifest): boolean {
+  return previous.recordsSha256 !== undefined && createHash("sha256").update(bytes).digest("hex") === previous.recordsSha256;
+}
+
+/** What is replaced, by what: the commit, then the dataset version; null when the lengths differ (another format). */
+function swapsOf(previous: Manifest, to: Rebase): [Buffer, Buffer][] | null {
   const swaps: [Buffer, Buffer][] = [
     [Buffer.from(previous.sha), Buffer.from(to.sha)],
     [Buffer.from(`"datasetVersion":${JSON.stringify(previous.datasetVersion)}`), Buffer.from(`"datasetVersion":${JSON.stringify(to.datasetVersion)}`)],
   ];
-  if (swaps.some(([from, into]) => from.length !== into.length)) return null;
+  return swaps.some(([from, into]) => from.length !== into.length) ? null : swaps;
+}
+
+/** A copy of `bytes` (lines of `records` records) with `swaps` made, or null when they do not stand where expected. */
+function rebased(bytes: Buffer, swaps: readonly [Buffer, Buffer][], records: number, occurrences: number): Buffer | null {
   const expected = [2 * records + occurrences, records];
   const found = swaps.map(([needle]) => offsetsOf(bytes, needle));
   if (found.some((offsets, k) => offsets.length !== expected[k])) return null;

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { ANALYZER_VERSION, analyzeStage, carriesAnalysis } from "./analyze/stage.js";
 import { buildEnvelopes, type Excerpt, excerptPaths, groupSites } from "./build.js";
-import { rebasedRecords, sameRecords } from "./carry.js";
+import { type Rebase, rebasedLines, rebasedRecords, sameRecords } from "./carry.js";
 import { type CacheWriter, type ExtractCache, extractCachePath, loadExtractCache, lookup, openCacheWriter } from "./cache.js";
 import { loadConfig, resolveTarget } from "./config.js";
 import { PipelineError } from "./errors.js";
@@ -23,7 +23,7 @@ import type { AnalysisCounts, Config, Diff, Envelope, Manifest, ManifestCounts, 
 import type { FileSites, Site } from "./types.js";
 import { validate } from "./validate.js";
 import { verifyVersion } from "./verify.js";
-import { invalidDataset, jsonlParts, nextVersionName, parseRecords, readIndex, readVersion, readVersionFiles, repoDir, writeVersion } from "./write.js";
+import { invalidDataset, jsonlParts, nextVersionName, parseRecordLines, readIndex, readVersion, readVersionFiles, repoDir, writeVersion } from "./write.js";
 
 /** What `run` analyses and where it writes; every field has a default from the config. */
 export interface RunOptions {
@@ -134,7 +134,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
 
   /** Everything from reading the tree to writing the version; the cache is committed after it. */
   async function produce(): Promise<RunResult> {
-    const { counts, groups, carried, previous, texts, excerptAt } = await extracted();
+    const { counts, groups, carried, previous, texts, excerptAt, lineOf } = await extracted();
     if (carried !== null) {
       log(`no record changed since ${newest!.version}: its ${groups.size} records are carried over to the new commit`);
       // Note: the counts the analyze stage gives when it carries every analysis over.
@@ -142,7 +142,12 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     }
     const built = buildEnvelopes({ repo: target.repo, sha: target.sha, contextLines: config.contextLines, groups, textOf: (p) => texts.get(p) ?? "", excerptAt, now, reuse: reusedFrom(previous, unchanged) });
     const { envelopes, counts: analysis } = await analyzeStage({ envelopes: built, sites: [...groups.values()].flat(), now, previous, carry, ...(config.analysis?.llm ? { llm: config.analysis.llm } : {}), cacheDir, log });
-    return await write({ counts, envelopes, records: jsonlParts(envelopes), analysis });
+    const taken = new Map<Envelope, Buffer>();
+    for (const e of envelopes) {
+      const line = lineOf?.(e) ?? null;
+      if (line !== null) taken.set(e, line);
+    }
+    return await write({ counts, envelopes, taken: new Set(taken.keys()), records: jsonlParts(envelopes, (e) => taken.get(e) ?? null), analysis });
   }
 
   /**
@@ -164,6 +169,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       const carried = carriedWhole(before, results, groups);
       if (carried !== null) return { counts, groups, carried, previous: new Map(), texts: new Map() };
       const previous = before.envelopes();
+      const lineOf = unchangedLines(before, previous, { sha: target.sha, datasetVersion: now });
       const excerptAt = carriedExcerpts(previous, unchanged);
       // Note: only the files that hold a record's first site, and whose excerpts cannot be carried
       //   over, are read again; git reads them while the first sites' facts are read back.
@@ -174,7 +180,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       read.catch(() => {});
       if (writer !== null) groups = await withFirstFacts(groups, writer, cacheFile);
       const excerptTexts = await read;
-      return { counts, groups, carried, previous, texts: new Map(paths.map((p, i) => [p, excerptTexts[i]!])), excerptAt };
+      return { counts, groups, carried, previous, texts: new Map(paths.map((p, i) => [p, excerptTexts[i]!])), excerptAt, lineOf };
     } finally {
       await reader.close();
     }
@@ -198,7 +204,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   }
 
   /** Validates the version and writes it. */
-  async function write({ counts, envelopes, records, analysis }: NewVersion): Promise<RunResult> {
+  async function write({ counts, envelopes, taken, records, analysis }: NewVersion): Promise<RunResult> {
     const version = await nextVersionName(outDir, target.repo, index, target.sha);
     const manifest: Manifest = {
       repo: target.repo,
@@ -214,7 +220,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     };
     const entry: VersionEntry = { version, sha: target.sha, parent: newest?.version ?? null, datasetVersion: now, records: counts.records, configHash, pipelineVersion: PIPELINE_VERSION };
 
-    assertValid(envelopes, manifest, entry, target.repo, index.versions);
+    assertValid(envelopes, taken ?? new Set(), manifest, entry, target.repo, index.versions);
     // Note: the cache file goes to disk while the version is written; it is put in place after.
     void writer?.sync().catch(() => {});
     const dir = await writeVersion(outDir, { manifest, records }, entry);
@@ -251,6 +257,30 @@ async function withFirstFacts(groups: ReadonlyMap<string, Site[]>, writer: Cache
       return [pattern, f === undefined ? [first!, ...rest] : [{ ...first!, facts: f }, ...rest]];
     }),
   );
+}
+
+/**
+ * The line of records.jsonl an envelope takes from the previous version: when it is the previous
+ * envelope with only the commit's values written again, taken whole (`reusedFrom`; its facts are
+ * that very object, as the analysis carried it over) with the related ids it had. That line is
+ * the previous one with the commit replaced (`rebasedLines`), validated when it was written. Null
+ * for any other envelope, and for all when the previous bytes are not the ones its manifest
+ * recorded (hashed when the first such envelope asks).
+ */
+function unchangedLines(before: Previous, previous: ReadonlyMap<string, Envelope>, to: Rebase): (e: Envelope) => Buffer | null {
+  let rebase: ReturnType<typeof rebasedLines> | undefined;
+  return (e) => {
+    const b = previous.get(e.record.id);
+    if (b === undefined || e.facts === undefined || e.facts !== b.facts || !sameIds(e.relatedIds, b.relatedIds)) return null;
+    const line = before.lineOf(b);
+    if (line === undefined || before.manifest === null) return null;
+    rebase ??= rebasedLines(before.records, before.manifest, to);
+    return rebase === null ? null : rebase(line, e.occurrences.length);
+  };
+}
+
+function sameIds(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((id, k) => id === b[k]));
 }
 
 /** The excerpts known without reading: in a file whose blob did not change, a previous record's at its line. Pure. */
@@ -427,6 +457,8 @@ interface Extracted {
   readonly texts: ReadonlyMap<string, string>;
   /** The excerpts known without reading (`carriedExcerpts`). */
   readonly excerptAt?: (path: string, line: number) => Excerpt | undefined;
+  /** The line an envelope takes from the previous version (`unchangedLines`). */
+  readonly lineOf?: (e: Envelope) => Buffer | null;
 }
 
 /** What a run writes as its version. */
@@ -435,6 +467,8 @@ interface NewVersion {
   readonly counts: ManifestCounts;
   /** The envelopes to validate: all of them, or none when the records are carried over as bytes. */
   readonly envelopes: readonly Envelope[];
+  /** Those of them whose lines are the previous version's, rebased (`unchangedLines`): validated when first written. */
+  readonly taken?: ReadonlySet<Envelope>;
   /** The text of records.jsonl, in parts. */
   readonly records: Iterable<string | Uint8Array>;
   readonly analysis: AnalysisCounts;
@@ -448,9 +482,11 @@ interface Previous {
   readonly records: Buffer;
   /** Its envelopes by record id, parsed when first asked for (a run that carries the bytes over never asks). */
   envelopes(): Map<string, Envelope>;
+  /** The line of records.jsonl of the envelope `envelopes()` gave (its bytes, without the line break). */
+  lineOf(envelope: Envelope): Buffer | undefined;
 }
 
-const NO_PREVIOUS: Previous = { manifest: null, records: Buffer.alloc(0), envelopes: () => new Map() };
+const NO_PREVIOUS: Previous = { manifest: null, records: Buffer.alloc(0), envelopes: () => new Map(), lineOf: () => undefined };
 
 async function readPrevious(outDir: string, repo: string, newest: VersionEntry): Promise<Previous> {
   const dir = path.join(repoDir(outDir, repo), newest.version);
@@ -465,16 +501,18 @@ async function readPrevious(outDir: string, repo: string, newest: VersionEntry):
     throw unreadable(error);
   }
   let parsed: Map<string, Envelope> | undefined;
+  const lines = new Map<Envelope, Buffer>();
   return {
     ...files,
     envelopes() {
       try {
-        parsed ??= new Map(parseRecords(files.records).map((e) => [e.record.id, e]));
+        parsed ??= new Map(parseRecordLines(files.records).map(({ envelope, line }) => (lines.set(envelope, line), [envelope.record.id, envelope])));
       } catch (error) {
         throw unreadable(error);
       }
       return parsed;
     },
+    lineOf: (envelope) => lines.get(envelope),
   };
 }
 
@@ -535,9 +573,10 @@ function countSites(tree: { listed: number; skipped: number; entries: readonly u
 }
 
 /** Validates everything before a byte is written; a failure is a pipeline bug (E_SCHEMA). */
-function assertValid(envelopes: readonly Envelope[], manifest: Manifest, entry: VersionEntry, repo: string, earlier: readonly VersionEntry[]): void {
+function assertValid(envelopes: readonly Envelope[], taken: ReadonlySet<Envelope>, manifest: Manifest, entry: VersionEntry, repo: string, earlier: readonly VersionEntry[]): void {
   const errors: string[] = [];
   envelopes.forEach((e, i) => {
+    if (taken.has(e)) return;
     const r = validate("envelope.v2", e, `records.jsonl:${i + 1}`);
     if (!r.ok) errors.push(...r.errors);
   });

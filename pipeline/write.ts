@@ -26,22 +26,35 @@ export function jsonText(value: unknown): string {
 
 /**
  * One envelope per line, in the order given, in parts of about 1 MB (so the dataset is never one
- * string: joining it would copy it once more).
+ * string: joining it would copy it once more). `carried` gives the line of an envelope that
+ * need not be serialised again (its bytes, without the line break), or null.
  */
-export function* jsonlParts(envelopes: readonly Envelope[]): Generator<string> {
-  let lines: string[] = [];
+export function* jsonlParts(envelopes: readonly Envelope[], carried: (e: Envelope) => Buffer | null = () => null): Generator<string | Buffer> {
+  let lines: (string | Buffer)[] = [];
   let length = 0;
+  let bytes = false;
+  /** The lines so far as one part: a string when all are text. */
+  const part = () => (bytes ? Buffer.concat(lines.map((l) => (typeof l === "string" ? Buffer.from(l) : l))) : lines.join(""));
   for (const e of envelopes) {
-    const line = `${JSON.stringify(e)}\n`;
-    lines.push(line);
-    length += line.length;
+    const line = carried(e);
+    if (line === null) {
+      const text = `${JSON.stringify(e)}\n`;
+      lines.push(text);
+      length += text.length;
+    } else {
+      lines.push(line, NEWLINE);
+      length += line.length + 1;
+      bytes = true;
+    }
     if (length >= 1 << 20) {
-      yield lines.join("");
-      (lines = []), (length = 0);
+      yield part();
+      (lines = []), (length = 0), (bytes = false);
     }
   }
-  if (lines.length > 0) yield lines.join("");
+  if (lines.length > 0) yield part();
 }
+
+const NEWLINE = Buffer.from("\n");
 
 /** The index of a repository's versions, or an empty one when there is none yet. */
 export async function readIndex(outDir: string, repo: string): Promise<VersionsIndex> {
@@ -192,9 +205,20 @@ export async function readVersionFiles(dir: string): Promise<{ manifest: Manifes
 
 /** The envelopes of records.jsonl's bytes; throws on a line that is not JSON. */
 export function parseRecords(records: Buffer): Envelope[] {
-  return records
-    .toString("utf8")
-    .split("\n")
-    .filter((l) => l !== "")
-    .map((l) => JSON.parse(l) as Envelope);
+  return parseRecordLines(records).map((r) => r.envelope);
+}
+
+/** The envelopes of records.jsonl's bytes, each with its line (its bytes, without the line break); throws on a line that is not JSON. */
+export function parseRecordLines(records: Buffer): { readonly envelope: Envelope; readonly line: Buffer }[] {
+  const out: { envelope: Envelope; line: Buffer }[] = [];
+  for (let start = 0; start < records.length; ) {
+    const eol = records.indexOf(10, start);
+    const end = eol < 0 ? records.length : eol;
+    if (end > start) {
+      const line = records.subarray(start, end);
+      out.push({ envelope: JSON.parse(line.toString("utf8")) as Envelope, line });
+    }
+    start = end + 1;
+  }
+  return out;
 }

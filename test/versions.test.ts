@@ -315,6 +315,33 @@ describe("regeneration at a new SHA", () => {
     assert.notEqual(again.envelopes[0]!.facts, withPeer.facts);
   });
 
+  test("a record taken whole, with its analysis and related ids, keeps its previous line with the commit replaced", async () => {
+    // v1's lines rewritten as equal JSON with a space after the first brace, its hash recorded
+    // again: a line taken from v1 keeps the space, a record serialised again has none.
+    const spaced = async (hashed: boolean) => {
+      const ws = workspace();
+      const v1 = await at(ws, SHA1, T1);
+      const file = path.join(v1.dir, "records.jsonl");
+      const lines = readFileSync(file, "utf8").replaceAll('{"record":', '{ "record":');
+      writeFileSync(file, lines);
+      const m = manifest(v1.dir);
+      if (hashed) writeFileSync(path.join(v1.dir, "manifest.json"), `${JSON.stringify({ ...m, recordsSha256: createHash("sha256").update(lines).digest("hex") }, null, 2)}\n`);
+      const v2 = await at(ws, SHA2, T2);
+      return { before: lines.trimEnd().split("\n"), after: readFileSync(path.join(v2.dir, "records.jsonl"), "utf8").trimEnd().split("\n"), dir: v2.dir };
+    };
+    const { before, after, dir } = await spaced(true);
+    const taken = after.filter((l) => l.startsWith('{ "record":'));
+    // 1 → 2: table.rs's record is unchanged; the moved, edited and new ones are built again.
+    assert.ok(taken.length >= 1 && taken.length < after.length, `${taken.length} of ${after.length} lines taken`);
+    for (const line of taken) assert.ok(before.map((l) => l.replaceAll(SHA1, SHA2).replace(`"datasetVersion":"${T1}"`, `"datasetVersion":"${T2}"`)).includes(line), line.slice(0, 60));
+    assert.deepEqual((await verifyVersion(dir)).problems, []);
+    // The same records as a run that builds every line.
+    const fresh = await at(workspace(), SHA2, T2);
+    assert.equal(normalised(after.join("\n").replaceAll('{ "record":', '{"record":')), normalised(readFileSync(path.join(fresh.dir, "records.jsonl"), "utf8").trimEnd()));
+    // Bytes the manifest did not record lend no line.
+    assert.ok((await spaced(false)).after.every((l) => l.startsWith('{"record":')));
+  });
+
   test("excerpts are carried over only from the tree the cache is of", async () => {
     // a.rs keeps its panic on line 3 while the comment above it changes (A → B; C is B again).
     const trees = ["// A", "// B", "// B"].map((comment, k) => {
@@ -414,13 +441,28 @@ describe("interrupted write", () => {
 });
 
 describe("records.jsonl in parts", () => {
-  test("the parts of a dataset larger than one part join into one line per envelope, in order", async () => {
+  /** 600 envelopes of about 4 KB. */
+  const many = async () => {
     const [envelope] = records((await at(workspace(), SHA1, T1)).dir);
-    const many = Array.from({ length: 600 }, (_, i) => ({ ...envelope!, record: { ...envelope!.record, id: String(i).padStart(16, "0"), sourceCode: "x".repeat(4000) } }));
-    const parts = [...jsonlParts(many)];
+    return Array.from({ length: 600 }, (_, i) => ({ ...envelope!, record: { ...envelope!.record, id: String(i).padStart(16, "0"), sourceCode: "x".repeat(4000) } }));
+  };
+
+  test("the parts of a dataset larger than one part join into one line per envelope, in order", async () => {
+    const envelopes = await many();
+    const parts = [...jsonlParts(envelopes)];
     assert.ok(parts.length >= 3, `${parts.length} parts`);
-    assert.ok(parts.every((part) => part.endsWith("\n")));
-    assert.equal(parts.join(""), many.map((e) => `${JSON.stringify(e)}\n`).join(""));
+    assert.ok(parts.every((part) => typeof part === "string" && part.endsWith("\n")));
+    assert.equal(parts.join(""), envelopes.map((e) => `${JSON.stringify(e)}\n`).join(""));
+  });
+
+  test("a carried line goes as its bytes, among the envelopes serialised again, in order", async () => {
+    const envelopes = await many();
+    const carried = (e: Envelope) => (Number(e.record.id) % 3 === 0 ? Buffer.from(`{"carried":"${e.record.id} é${"y".repeat(4000)}"}`) : null);
+    const parts = [...jsonlParts(envelopes, carried)];
+    assert.ok(parts.length >= 3, `${parts.length} parts`);
+    const bytes = parts.map((part) => (typeof part === "string" ? Buffer.from(part) : part));
+    assert.ok(bytes.every((part) => part.at(-1) === 10), "each part ends a line");
+    assert.equal(Buffer.concat(bytes).toString("utf8"), envelopes.map((e) => `${carried(e)?.toString("utf8") ?? JSON.stringify(e)}\n`).join(""));
   });
 });
 
