@@ -147,7 +147,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       const line = lineOf?.(e) ?? null;
       if (line !== null) taken.set(e, line);
     }
-    return await write({ counts, envelopes, taken: new Set(taken.keys()), records: jsonlParts(envelopes, (e) => taken.get(e) ?? null), analysis });
+    return await write({ counts, envelopes, taken, records: jsonlParts(envelopes, (e) => taken.get(e) ?? null), analysis });
   }
 
   /**
@@ -220,7 +220,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     };
     const entry: VersionEntry = { version, sha: target.sha, parent: newest?.version ?? null, datasetVersion: now, records: counts.records, configHash, pipelineVersion: PIPELINE_VERSION };
 
-    assertValid(envelopes, taken ?? new Set(), manifest, entry, target.repo, index.versions);
+    assertValid(envelopes, taken ?? new Map(), manifest, entry, target.repo, index.versions);
     // Note: the cache file goes to disk while the version is written; it is put in place after.
     void writer?.sync().catch(() => {});
     const dir = await writeVersion(outDir, { manifest, records }, entry);
@@ -467,8 +467,8 @@ interface NewVersion {
   readonly counts: ManifestCounts;
   /** The envelopes to validate: all of them, or none when the records are carried over as bytes. */
   readonly envelopes: readonly Envelope[];
-  /** Those of them whose lines are the previous version's, rebased (`unchangedLines`): validated when first written. */
-  readonly taken?: ReadonlySet<Envelope>;
+  /** The lines some of them take from the previous version (`unchangedLines`): validated when first written. */
+  readonly taken?: ReadonlyMap<Envelope, Buffer>;
   /** The text of records.jsonl, in parts. */
   readonly records: Iterable<string | Uint8Array>;
   readonly analysis: AnalysisCounts;
@@ -572,8 +572,11 @@ function countSites(tree: { listed: number; skipped: number; entries: readonly u
   };
 }
 
-/** Validates everything before a byte is written; a failure is a pipeline bug (E_SCHEMA). */
-function assertValid(envelopes: readonly Envelope[], taken: ReadonlySet<Envelope>, manifest: Manifest, entry: VersionEntry, repo: string, earlier: readonly VersionEntry[]): void {
+/**
+ * Validates everything before a byte is written (but the lines `taken` from the previous version,
+ * validated when it was written); a failure is a pipeline bug (E_SCHEMA).
+ */
+function assertValid(envelopes: readonly Envelope[], taken: ReadonlyMap<Envelope, Buffer>, manifest: Manifest, entry: VersionEntry, repo: string, earlier: readonly VersionEntry[]): void {
   const errors: string[] = [];
   envelopes.forEach((e, i) => {
     if (taken.has(e)) return;
