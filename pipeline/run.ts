@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import { ANALYZER_VERSION, analyzeStage, carriesAnalysis } from "./analyze/stage.js";
 import { buildEnvelopes, type Excerpt, excerptPaths, groupSites } from "./build.js";
 import { type Rebase, rebasedLines, rebasedRecords, sameRecords } from "./carry.js";
@@ -271,16 +272,12 @@ function unchangedLines(before: Previous, previous: ReadonlyMap<string, Envelope
   let rebase: ReturnType<typeof rebasedLines> | undefined;
   return (e) => {
     const b = previous.get(e.record.id);
-    if (b === undefined || e.facts === undefined || e.facts !== b.facts || !sameIds(e.relatedIds, b.relatedIds)) return null;
+    if (b === undefined || e.facts === undefined || e.facts !== b.facts || !isDeepStrictEqual(e.relatedIds, b.relatedIds)) return null;
     const line = before.lineOf(b);
     if (line === undefined || before.manifest === null) return null;
     rebase ??= rebasedLines(before.records, before.manifest, to);
     return rebase === null ? null : rebase(line, e.occurrences.length);
   };
-}
-
-function sameIds(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
-  return a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((id, k) => id === b[k]));
 }
 
 /** The excerpts known without reading: in a file whose blob did not change, a previous record's at its line. Pure. */
