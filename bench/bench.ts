@@ -12,10 +12,11 @@
  *   (bumps that change library code, so parse);
  * - growth: synthetic repositories of the source tree's .rs files times 1, 2, 4, 8.
  * Every pipeline run is a child process (`bench/child.js`) running the bundled CLI, which reports
- * its wall time and peak RSS.
+ * its wall time and peak RSS. The CPU time of each run and of ast-grep (user and system, all
+ * threads and child processes) is what the kernel counts for the benchmark's waited-for children.
  */
-import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync, type SpawnSyncReturns, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -53,23 +54,59 @@ function setUp(dir: string, url: string, sharedRepos: string): string {
   return config;
 }
 
-/** One pipeline run in a child process. */
-function pipeline(config: string, runSha: string, url: string): ChildReport {
+/** Clock ticks per second, the unit of `/proc`'s CPU times; null where there is no `getconf`. */
+const clockTicks = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || null;
+  } catch {
+    return null;
+  }
+})();
+
+/**
+ * CPU time (user and system, ms) of the children this process has waited for: each one's threads
+ * and the children it waited for in turn (a run's git processes). Null without `/proc`.
+ */
+function childrenCpuMs(): number | null {
+  if (clockTicks === null) return null;
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    // Note: the fields after the command's closing parenthesis start at the state, field 3; cutime and cstime are fields 16 and 17.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[13]) + Number(fields[14])) * 1000) / clockTicks;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs `command` and waits for it; its wall time and, where the system tells, its CPU time. */
+function timed(command: string, args: readonly string[], maxBuffer: number): { out: SpawnSyncReturns<string>; wallMs: number; cpuMs: number | null } {
+  const cpu = childrenCpuMs();
   const t = performance.now();
-  const out = spawnSync(process.execPath, [child, config, runSha, url, ...(values.threads ? [values.threads] : [])], { encoding: "utf8", maxBuffer: 1 << 24 });
+  const out = spawnSync(command, args, { encoding: "utf8", maxBuffer });
   const wallMs = performance.now() - t;
+  const after = childrenCpuMs();
+  return { out, wallMs, cpuMs: cpu === null || after === null ? null : after - cpu };
+}
+
+/** A run's report, with its CPU time (null where the system does not tell it). */
+type RunReport = ChildReport & { readonly cpuMs: number | null };
+
+/** One pipeline run in a child process. */
+function pipeline(config: string, runSha: string, url: string): RunReport {
+  const { out, wallMs, cpuMs } = timed(process.execPath, [child, config, runSha, url, ...(values.threads ? [values.threads] : [])], 1 << 24);
   if (out.status !== 0) throw new Error(`pipeline run failed:\n${out.stderr}`);
   // Note: the wall time is the whole process, start-up included, as for ast-grep.
-  return { ...(JSON.parse(out.stdout.trim().split("\n").at(-1)!) as ChildReport), wallMs };
+  return { ...(JSON.parse(out.stdout.trim().split("\n").at(-1)!) as ChildReport), wallMs, cpuMs };
 }
 
 /** The run whose wall time is the median (the lower one of an even count). */
-function medianRun(reports: readonly ChildReport[]): ChildReport {
+function medianRun(reports: readonly RunReport[]): RunReport {
   return [...reports].sort((a, b) => a.wallMs - b.wallMs)[Math.floor(reports.length / 2)]!;
 }
 
 /** One run at `runSha` on a copy of the folder `base` (a version and cache already there), removed after. */
-function runFrom(base: string, copy: string, runSha: string): ChildReport {
+function runFrom(base: string, copy: string, runSha: string): RunReport {
   cpSync(base, copy, { recursive: true, verbatimSymlinks: true });
   const report = pipeline(path.join(copy, "config.json"), runSha, source);
   rmSync(copy, { recursive: true, force: true });
@@ -83,6 +120,9 @@ function median(xs: readonly number[]): number {
 }
 
 const fmt = (ms: number) => `${(ms / 1000).toFixed(3)} s`;
+/** The median CPU time of runs, or null when the system did not tell it. */
+const medianCpu = (times: readonly (number | null)[]): number | null => (times.every((c) => c !== null) ? median(times as number[]) : null);
+const fmtCpu = (ms: number | null) => (ms === null ? "n/a" : fmt(ms));
 const mib = (kb: number) => `${(kb / 1024).toFixed(0)} MiB`;
 
 // Warm the clone cache once: later runs never touch the network or the source.
@@ -106,10 +146,11 @@ if (values["parent-sha"]) pipeline(setUp(bumpBase, source, sharedRepos), values[
 
 // Note: the cases take turns, run after run, so that the machine's drift over the minutes of the
 //   benchmark weighs on all of them alike and the ratios compare like with like.
-const full: ChildReport[] = [];
+const full: RunReport[] = [];
 const astTimes: number[] = [];
+const astCpu: (number | null)[] = [];
 let astMatches = 0;
-const bump: ChildReport[] = [];
+const bump: RunReport[] = [];
 for (let i = 0; i <= runs; i++) {
   // Full run: clone cached, extraction cache empty, fresh output.
   const fullDir = path.join(work, `full-${i}`);
@@ -118,12 +159,13 @@ for (let i = 0; i <= runs; i++) {
   rmSync(fullDir, { recursive: true, force: true });
 
   // ast-grep on a checkout of the same tree.
-  const t = performance.now();
-  const out = spawnSync(astGrep, ["scan", "--rule", rule, "--json=stream", checkout], { encoding: "utf8", maxBuffer: 1 << 28 });
-  const ms = performance.now() - t;
+  const { out, wallMs, cpuMs } = timed(astGrep, ["scan", "--rule", rule, "--json=stream", checkout], 1 << 28);
   if (out.status !== 0) throw new Error(`ast-grep failed: ${out.stderr}`);
   astMatches = out.stdout.split("\n").filter((l) => l.trim() !== "").length;
-  if (i > 0) astTimes.push(ms);
+  if (i > 0) {
+    astTimes.push(wallMs);
+    astCpu.push(cpuMs);
+  }
 
   // SHA bump: the parent's version and extraction cache exist.
   if (values["parent-sha"]) {
@@ -134,7 +176,7 @@ for (let i = 0; i <= runs; i++) {
 const ourMacroSites = (["panic", "unreachable", "todo", "unimplemented"] as const).reduce((n, k) => n + (full[0]!.sitesByKind[k] ?? 0), 0);
 
 // History: bumps to the commits before SHA, each from its own parent (at most 5 runs each).
-const history: { commit: string; changed: number; report: ChildReport }[] = [];
+const history: { commit: string; changed: number; report: RunReport }[] = [];
 const git = (...args: string[]) => execFileSync("git", ["--git-dir", source, ...args], { encoding: "utf8", maxBuffer: 1 << 26 }).trim();
 if (Number(values.history) > 0) {
   for (const commit of git("rev-list", "--first-parent", `--max-count=${Number(values.history)}`, `${sha}~1`).split("\n")) {
@@ -142,7 +184,7 @@ if (Number(values.history) > 0) {
     const changed = git("diff", "--name-only", parent, commit, "--", "*.rs").split("\n").filter((l) => l !== "").length;
     const base = path.join(work, `history-${commit}`);
     pipeline(setUp(base, source, sharedRepos), parent, source);
-    const reports: ChildReport[] = [];
+    const reports: RunReport[] = [];
     for (let i = 0; i <= Math.min(runs, 5); i++) {
       const report = runFrom(base, path.join(work, `history-${commit}-${i}`), commit);
       if (i > 0) reports.push(report);
@@ -152,7 +194,7 @@ if (Number(values.history) > 0) {
 }
 
 // Growth: the source tree's .rs files, k times over (each copy's blobs made distinct), one commit.
-const growth: { size: number; mb: number; report: ChildReport }[] = [];
+const growth: { size: number; mb: number; report: RunReport }[] = [];
 if (!values["skip-growth"]) {
   const files = execFileSync("git", ["--git-dir", source, "ls-tree", "-r", "-z", "--name-only", sha], { encoding: "utf8", maxBuffer: 1 << 28 })
     .split("\0")
@@ -172,7 +214,7 @@ if (!values["skip-growth"]) {
     }
     execFileSync("git", ["--git-dir", repo, "fast-import", "--quiet"], { input: Buffer.concat(chunks), maxBuffer: 1 << 26 });
     const growthSha = execFileSync("git", ["--git-dir", repo, "rev-parse", "main"], { encoding: "utf8" }).trim();
-    const reports: ChildReport[] = [];
+    const reports: RunReport[] = [];
     const repos = path.join(work, `growth-repos-${size}`);
     for (let i = 0; i <= Math.min(runs, 3); i++) {
       const dir = path.join(work, `growth-${size}-${i}`);
@@ -188,17 +230,21 @@ if (!values["skip-growth"]) {
 
 const fullMs = median(full.map((r) => r.wallMs));
 const astMs = median(astTimes);
+const fullCpu = medianCpu(full.map((r) => r.cpuMs));
+const astCpuMs = medianCpu(astCpu);
 const lines = [
   `error-catalog benchmark — ${new Date().toISOString().slice(0, 10)}, ${availableParallelism()} cores (${cpus()[0]?.model ?? "unknown cpu"}), node ${process.version}`,
   `source ${source} at ${sha}${values["parent-sha"] ? ` (parent ${values["parent-sha"]})` : ""}; ${runs} runs after a warm-up, medians`,
   "",
-  "| case | median wall | peak RSS | notes |",
-  "|---|---|---|---|",
-  `| full run | ${fmt(fullMs)} | ${mib(median(full.map((r) => r.maxRssKb)))} | ${full[0]!.filesRead} files read, ${full[0]!.filesParsed} parsed, ${full[0]!.sites} sites, ${full[0]!.records} records |`,
-  `| ast-grep scan | ${fmt(astMs)} | | ${astMatches} panic!/unreachable!/todo!/unimplemented! matches (ours: ${ourMacroSites}) |`,
-  ...(bump.length ? [`| SHA bump | ${fmt(median(bump.map((r) => r.wallMs)))} | ${mib(median(bump.map((r) => r.maxRssKb)))} | ${bump[0]!.filesParsed} parsed, ${bump[0]!.filesReused} reused, ${bump[0]!.analysisCarried} of ${bump[0]!.records} analyses carried over |`] : []),
+  "| case | median wall | median CPU | peak RSS | notes |",
+  "|---|---|---|---|---|",
+  `| full run | ${fmt(fullMs)} | ${fmtCpu(fullCpu)} | ${mib(median(full.map((r) => r.maxRssKb)))} | ${full[0]!.filesRead} files read, ${full[0]!.filesParsed} parsed, ${full[0]!.sites} sites, ${full[0]!.records} records |`,
+  `| ast-grep scan | ${fmt(astMs)} | ${fmtCpu(astCpuMs)} | | ${astMatches} panic!/unreachable!/todo!/unimplemented! matches (ours: ${ourMacroSites}) |`,
+  ...(bump.length ? [`| SHA bump | ${fmt(median(bump.map((r) => r.wallMs)))} | ${fmtCpu(medianCpu(bump.map((r) => r.cpuMs)))} | ${mib(median(bump.map((r) => r.maxRssKb)))} | ${bump[0]!.filesParsed} parsed, ${bump[0]!.filesReused} reused, ${bump[0]!.analysisCarried} of ${bump[0]!.records} analyses carried over |`] : []),
   "",
-  `full / ast-grep: ${(fullMs / astMs).toFixed(3)}×` + (bump.length ? `; bump / full: ${(median(bump.map((r) => r.wallMs)) / fullMs).toFixed(3)}×` : ""),
+  `full / ast-grep: ${(fullMs / astMs).toFixed(3)}×` +
+    (fullCpu !== null && astCpuMs !== null ? ` (CPU ${(fullCpu / astCpuMs).toFixed(3)}×; CPU per wall second: full run ${(fullCpu / fullMs).toFixed(2)}, ast-grep ${(astCpuMs / astMs).toFixed(2)})` : "") +
+    (bump.length ? `; bump / full: ${(median(bump.map((r) => r.wallMs)) / fullMs).toFixed(3)}×` : ""),
   ...(history.length
     ? [
         "",
