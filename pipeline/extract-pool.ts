@@ -5,7 +5,7 @@
  */
 import { availableParallelism } from "node:os";
 import { type ResourceLimits, Worker } from "node:worker_threads";
-import { createParser, type ExtractOptions, extractFile, extractUnparsed, hasCandidates, LIBRARY_ONLY } from "./extract.js";
+import { type ExtractOptions, type Extraction, extractFile, extractUnparsed, hasCandidates, LIBRARY_ONLY, startFile } from "./extract.js";
 import type { Batch, BatchResult } from "./extract-worker.js";
 import type { FileSites } from "./types.js";
 
@@ -75,30 +75,46 @@ function triage(files: readonly FileInput[], results: FileSites[]): number[] {
   return pending;
 }
 
+/** Lets the event loop turn (blobs from git come in, a parse thread's answer is taken). */
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Parses in flight on the thread pool while the calling thread lays out the next files. */
+const PARSES_AHEAD = 2;
+
 /**
- * Calls `step` on each item in turn, letting the event loop turn after every `every` items.
- * Note: tree-sitter frees trees only when the event loop turns; yielding keeps memory flat, lets
- *   the next blobs in (git waits while the pipe is full) and the parse threads' answers.
+ * Extracts `files` on the calling thread, each parse overlapping the layout of the files after
+ * it; `done(k, sites)` gets each file's sites, in the order given. The event loop turns every 8
+ * files (every 32 instead: about 50 ms more waiting for blobs on burn; git waits while the pipe
+ * is full).
  */
-async function turning<T>(items: readonly T[], every: number, step: (item: T, k: number) => void): Promise<void> {
-  for (const [k, item] of items.entries()) {
-    step(item, k);
-    if (k % every === every - 1) await new Promise((resolve) => setImmediate(resolve));
+async function extractInOrder<T extends FileInput>(files: readonly T[], options: ExtractOptions, done: (k: number, sites: FileSites) => void): Promise<void> {
+  const open: { readonly k: number; readonly extraction: Extraction }[] = [];
+  const settle = async () => {
+    const { k, extraction } = open.shift()!;
+    done(k, extraction.finish(extraction.tree === null ? null : await extraction.tree));
+  };
+  for (const [k, file] of files.entries()) {
+    open.push({ k, extraction: startFile(file, options) });
+    while (open.length > 0 && (open[0]!.extraction.tree === null || open.length > PARSES_AHEAD)) await settle();
+    if (k % 8 === 7) await turn();
   }
+  while (open.length > 0) await settle();
 }
 
 function inThread(options: ExtractOptions): ExtractPool {
-  let parser: ReturnType<typeof createParser> | undefined;
-  const parserOf = () => (parser ??= createParser());
   return {
     async extract(files, progress) {
       const results: FileSites[] = new Array(files.length);
       const pending = triage(files, results);
-      // Note: every 8 files (every 32 instead: about 50 ms more waiting for blobs on burn).
-      await turning(pending, 8, (i, k) => {
-        results[i] = extractFile(files[i]!, parserOf, options);
-        if (k % 8 === 7) progress?.(files.length - pending.length + k + 1);
-      });
+      const before = files.length - pending.length;
+      await extractInOrder(
+        pending.map((i) => files[i]!),
+        options,
+        (k, sites) => {
+          results[pending[k]!] = sites;
+          if (k % 8 === 7) progress?.(before + k + 1);
+        },
+      );
       progress?.(files.length);
       return results;
     },
@@ -121,8 +137,6 @@ function beside(threads: number, options: ExtractOptions, heap: ResourceLimits, 
   let broken: unknown = null;
   /** The jobs no thread could hold: the calling thread takes them first. */
   const mine: Job[] = [];
-  let parser: ReturnType<typeof createParser> | undefined;
-  const parserOf = () => (parser ??= createParser());
   const dispatch = () => {
     while (idle.length > 0 && queue.length > 0) {
       const worker = idle.pop()!;
@@ -148,7 +162,10 @@ function beside(threads: number, options: ExtractOptions, heap: ResourceLimits, 
       for (let job = mine.pop() ?? queue.pop(); job !== undefined; job = mine.pop() ?? queue.pop()) {
         const out: FileSites[] = [];
         try {
-          await turning(job.files, 1, (file) => out.push(extractFile(file, parserOf, options)));
+          for (const file of job.files) {
+            out.push(await extractFile(file, options));
+            await turn();
+          }
         } catch (error) {
           job.reject(error);
           continue;

@@ -1,10 +1,8 @@
 /**
- * A parse thread: takes batches of files, answers with their sites. One parser per thread.
- * Note: answering per batch lets the thread's event loop turn, which is when tree-sitter frees
- * the trees of the batch; memory stays flat however many files pass through.
+ * A parse thread: takes batches of files, answers with their sites.
  */
 import { parentPort } from "node:worker_threads";
-import { createParser, type ExtractOptions, extractFile } from "./extract.js";
+import { type ExtractOptions, extractFile } from "./extract.js";
 import type { FileSites } from "./types.js";
 
 /** What a thread is sent: files with their text, and what to parse of them. */
@@ -20,9 +18,9 @@ export interface BatchResult {
 
 const port = parentPort;
 if (port !== null) {
-  const parser = createParser();
-  port.on("message", (batch: Batch) => {
-    const answer: BatchResult = { results: batch.files.map((file) => extractFile(file, parser, batch.options)) };
-    port.postMessage(answer);
+  port.on("message", async (batch: Batch) => {
+    const results: FileSites[] = [];
+    for (const file of batch.files) results.push(await extractFile(file, batch.options));
+    port.postMessage({ results } satisfies BatchResult);
   });
 }

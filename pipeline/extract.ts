@@ -11,13 +11,12 @@
  * record of its own; a later site of a record), with the same checks (`lexSite` mirrors
  * `readSite`), and for the callers a site's facts name (`callersOf`).
  */
-import { createRequire } from "node:module";
-import type Parser from "tree-sitter";
 import { callersOf, forgetIndexedWords, siteFacts } from "./analyze/facts.js";
 import { chain, type Hit, type Item, type Layout, layoutOf, type Spot } from "./layout.js";
 import { composePattern } from "./message.js";
 import { MACRO_RULES, METHOD_RULES, type Rule } from "./rules/index.js";
 import { codeAt, isSpace, readDelimited, skipTrivia, splitArgs, tokenize, type Token } from "./tokens.js";
+import { type FlatTree, type ParseTree, parseTree, type Range } from "./parse.js";
 import { Lines, namedChildSpans, TreeView, type ViewNode } from "./tree-view.js";
 import type { FileSites, MessagePart, Site, SiteContext, SiteFacts } from "./types.js";
 
@@ -32,23 +31,6 @@ const STD_PATHS = new Set(["std", "core", "alloc", "$crate", "::std", "::core"])
 
 /** Nodes whose text is never code. */
 const NOT_CODE = new Set(["line_comment", "block_comment", "doc_comment", "string_literal", "raw_string_literal", "string_content", "char_literal", "escape_sequence"]);
-
-const require = createRequire(import.meta.url);
-
-/**
- * A parser per thread: tree-sitter parsers are reusable but not shareable.
- * Note: the native modules are loaded by the first call, so a run that parses nothing (a SHA
- * bump whose changed files need no tree) never loads them.
- */
-export function createParser(): Parser {
-  const TreeSitter = require("tree-sitter") as typeof Parser;
-  const parser = new TreeSitter();
-  parser.setLanguage(require("tree-sitter-rust") as Parser.Language);
-  return parser;
-}
-
-/** A parser, or what makes one when a file first needs it. */
-export type ParserSource = Parser | (() => Parser);
 
 /** True when the text holds anything that could be a panic site: others need no parse. */
 export function hasCandidates(text: string): boolean {
@@ -82,13 +64,31 @@ export interface ExtractOptions {
 export const LIBRARY_ONLY: ExtractOptions = { includeTestCode: false };
 
 /**
+ * A file being extracted: its parse, when it needs one, runs on the thread pool meanwhile.
+ * `finish` takes the tree the parse gave (null when there is none) and gives the file's sites.
+ */
+export interface Extraction {
+  readonly tree: Promise<FlatTree> | null;
+  finish(tree: FlatTree | null): FileSites;
+}
+
+/**
  * The sites of one file, in source order. Parses only the parts of the file that need it (see
  * `ExtractOptions`). Never throws on bad Rust: sites inside ERROR nodes are still read.
  */
-export function extractFile(file: { readonly path: string; readonly blob: string; readonly text: string }, parser: ParserSource, options: ExtractOptions = LIBRARY_ONLY): FileSites {
+export async function extractFile(file: { readonly path: string; readonly blob: string; readonly text: string }, options: ExtractOptions = LIBRARY_ONLY, parse: ParseTree = parseTree): Promise<FileSites> {
+  const extraction = startFile(file, options, parse);
+  return extraction.finish(extraction.tree === null ? null : await extraction.tree);
+}
+
+/**
+ * Lays out one file and starts the parse of what needs it; `finish` reads the sites. What lies
+ * between (lexing other files) overlaps the parse.
+ */
+export function startFile(file: { readonly path: string; readonly blob: string; readonly text: string }, options: ExtractOptions = LIBRARY_ONLY, parse: ParseTree = parseTree): Extraction {
   const text = file.text;
   const hits = candidateHits(text);
-  if (hits.length === 0) return extractUnparsed(file);
+  if (hits.length === 0) return { tree: null, finish: () => extractUnparsed(file) };
   const pathContext = contextOfPath(file.path);
   const layout = layoutOf(text, hits, isTestAttribute);
   const lines = new Lines(text);
@@ -106,24 +106,23 @@ export function extractFile(file: { readonly path: string; readonly blob: string
             return site != null && site.runtime !== null && takesFacts(site.runtime, site.context);
           }),
         );
-  let view: TreeView | null = null;
-  if (treeSpots === null || treeSpots.size > 0) {
-    // Note: a callback input avoids the node binding's limit on the length of a string input.
-    const input = (index: number) => text.slice(index, index + 65536);
-    const p = typeof parser === "function" ? parser() : parser;
-    const tree = treeSpots === null ? p.parse(input) : p.parse(input, undefined, { includedRanges: rangesOf(layout, new Set([...treeSpots].flatMap((spot) => spot.item ?? [])), lines) });
-    view = new TreeView(tree, text, lines);
-  }
-  const treeContext = view === null ? pathContext : fileContextOf(view, pathContext);
-  const callers = callersIn(text, layout);
-  const needsFacts = oncePerMessage(options);
-  const sites: Site[] = [];
-  layout.spots.forEach((spot, k) => {
-    const site = treeSpots === null || treeSpots.has(spot) ? readSite(file.path, view!, ruleOf(spot), spot.at, treeContext, needsFacts, callers) : lexed![k]!;
-    if (site !== null) sites.push(site);
-  });
-  forgetIndexedWords();
-  return { path: file.path, blob: file.blob, sites, parseErrors: view?.hasError ?? false, parsed: view !== null, testModules: testModuleNames(text) };
+  const tree = treeSpots === null ? parse(text) : treeSpots.size > 0 ? parse(text, rangesOf(layout, new Set([...treeSpots].flatMap((spot) => spot.item ?? [])), lines)) : null;
+  return {
+    tree,
+    finish(parsed) {
+      const view = parsed === null ? null : new TreeView(parsed, text, lines);
+      const treeContext = view === null ? pathContext : fileContextOf(view, pathContext);
+      const callers = callersIn(text, layout);
+      const needsFacts = oncePerMessage(options);
+      const sites: Site[] = [];
+      layout.spots.forEach((spot, k) => {
+        const site = treeSpots === null || treeSpots.has(spot) ? readSite(file.path, view!, ruleOf(spot), spot.at, treeContext, needsFacts, callers) : lexed![k]!;
+        if (site !== null) sites.push(site);
+      });
+      forgetIndexedWords();
+      return { path: file.path, blob: file.blob, sites, parseErrors: view?.hasError ?? false, parsed: view !== null, testModules: testModuleNames(text) };
+    },
+  };
 }
 
 function ruleOf(spot: Spot): Rule {
@@ -158,7 +157,7 @@ export function extractUnparsed(file: { readonly path: string; readonly blob: st
  * parse, and around the items to parse in a body, the body's item up to its first item and its
  * closing brace; adjacent ranges joined.
  */
-function rangesOf(layout: Layout, parse: ReadonlySet<Item>, lines: Lines): Parser.Range[] {
+function rangesOf(layout: Layout, parse: ReadonlySet<Item>, lines: Lines): Range[] {
   const spans: [number, number][] = [];
   const add = (start: number, end: number) => {
     if (end <= start) return;
@@ -191,7 +190,7 @@ function hasParsed(items: readonly Item[], parse: ReadonlySet<Item>): boolean {
 }
 
 /** The sites of a whole parsed file, in source order, each with its facts when it has a runtime message. Pure. */
-export function extractSites(path: string, text: string, tree: Parser.Tree): Site[] {
+export function extractSites(path: string, text: string, tree: FlatTree): Site[] {
   const view = new TreeView(tree, text, new Lines(text));
   const fileContext = fileContextOf(view, contextOfPath(path));
   const hits = candidateHits(text);
@@ -211,7 +210,7 @@ export function extractSites(path: string, text: string, tree: Parser.Tree): Sit
  */
 function fileContextOf(view: TreeView, pathContext: SiteContext): SiteContext {
   if (pathContext !== "library") return pathContext;
-  const innerCfgTest = mayHaveInnerCfg(view) && namedChildSpans(view.root.node).some((c) => c.type === "inner_attribute_item" && isCfgTest(view.text.slice(c.start, c.end)));
+  const innerCfgTest = mayHaveInnerCfg(view) && namedChildSpans(view.root).some((c) => c.type === "inner_attribute_item" && isCfgTest(view.text.slice(c.start, c.end)));
   return innerCfgTest ? "test" : pathContext;
 }
 
@@ -372,7 +371,7 @@ function hasTestAttribute(node: ViewNode): boolean {
   if (node.type === "attribute_item" || node.type === "source_file") return false;
   return node.memo("testAttribute", () => {
     if (!mayHaveTestAttribute(node)) return false;
-    for (let s = node.node.previousNamedSibling; s !== null; s = s.previousNamedSibling) {
+    for (let s = node.previousNamedSibling; s !== null; s = s.previousNamedSibling) {
       if (s.type === "line_comment" || s.type === "block_comment") continue;
       if (s.type !== "attribute_item") break;
       if (TEST_ATTRIBUTE.test(s.text) || isCfgTest(s.text)) return true;

@@ -1,79 +1,45 @@
 /**
- * A parsed file's syntax tree read through a cache: each node's type, span, parent and field
- * children cross from native code once, and what extraction derives from a node (is it a test
- * item, which cfg gates stand before it, …) is kept beside it for the other sites of the file.
+ * A parsed file's syntax tree (`FlatTree`, flat arrays from `parse.ts`) read through node objects
+ * made as they are met, and what extraction derives from a node (is it a test item, which cfg
+ * gates stand before it, …) kept beside it for the other sites of the file.
  *
- * Note: node properties cross into native code (a few µs each; `parent` searches down from the
- * root every time) and a file's sites share most of their ancestors (the function, the impl, the
- * module). So the nodes around an offset are found by descending from the root with one tree
- * cursor (`path`), which reads types and spans without making node objects, and a descent goes
- * through the nodes earlier descents met without asking the tree again. Node objects are made
- * only for the nodes whose siblings or fields are read. Every cached value is a function of the
- * node alone, so a node met twice under two entries only costs time.
+ * Note: a file's sites share most of their ancestors (the function, the impl, the module): each
+ * node's object, and what is derived from it, is made once per file.
  */
-import type Parser from "tree-sitter";
+import { type FlatTree, grammar } from "./parse.js";
 
-type Node = Parser.SyntaxNode;
-
-/** How a node is first met: as an object from the binding, or on a cursor descent. */
-type Origin = { readonly node: Node } | { readonly type: string; readonly start: number; readonly end: number; readonly parent: ViewNode | null; readonly object?: Node };
-
-/** One node as the view read it. */
+/** One node of the tree. */
 export class ViewNode {
-  private kind: string | undefined;
-  private from = -1;
-  private to = -1;
-  private object: Node | undefined;
-  private up: ViewNode | null | undefined;
-  /** Non-empty children met on descents, sorted by start (kept by `TreeView.path`). */
-  kids: ViewNode[] | undefined;
   private fields: Map<string, ViewNode | null> | undefined;
   private memos: Map<string, unknown> | undefined;
 
   constructor(
     readonly view: TreeView,
-    origin: Origin,
-  ) {
-    if ("node" in origin) {
-      this.object = origin.node;
-    } else {
-      this.kind = origin.type;
-      this.from = origin.start;
-      this.to = origin.end;
-      this.up = origin.parent;
-      this.object = origin.object;
-    }
-  }
-
-  /** The binding's node object, made when first asked for. */
-  get node(): Node {
-    return (this.object ??= this.view.nodeAt(this));
-  }
+    /** Its place in the tree's preorder (0: the root). */
+    readonly index: number,
+  ) {}
 
   /** The node's type (`function_item`, `identifier`, `(`, …). */
   get type(): string {
-    return (this.kind ??= this.node.type);
+    return this.view.typeOf(this.index);
   }
 
   /** Offset of the node's start in the file text. */
   get start(): number {
-    if (this.from < 0) this.from = this.node.startIndex;
-    return this.from;
+    return this.view.starts[this.index]!;
   }
 
   /** Offset just past the node's end. */
   get end(): number {
-    if (this.to < 0) this.to = this.node.endIndex;
-    return this.to;
+    return this.view.ends[this.index]!;
   }
 
   /** The parent node, or null at the root. */
   get parent(): ViewNode | null {
-    if (this.up === undefined) this.up = this.view.wrap(this.node.parent);
-    return this.up;
+    return this.view.node(this.view.parents[this.index]!);
   }
 
-  /** The node's text (a slice of the file text, as the binding's `text` gives it). */
+  /** The node's text (a slice of the file text). */
   get text(): string {
     return this.view.text.slice(this.start, this.end);
   }
@@ -83,12 +49,43 @@ export class ViewNode {
     return this.view.lineOf(this.start);
   }
 
-  /** The child in field `name` (`childForFieldName`), or null. */
+  /** Its children, named or not, in order. */
+  get children(): ViewNode[] {
+    const out: ViewNode[] = [];
+    for (let c = this.view.firstChild(this.index); c >= 0; c = this.view.nexts[c]!) out.push(this.view.node(c)!);
+    return out;
+  }
+
+  /** Its named children, in order. */
+  get namedChildren(): ViewNode[] {
+    const out: ViewNode[] = [];
+    for (let c = this.view.firstChild(this.index); c >= 0; c = this.view.nexts[c]!) if (this.view.isNamed(c)) out.push(this.view.node(c)!);
+    return out;
+  }
+
+  /** The first named child, or null. */
+  get firstNamedChild(): ViewNode | null {
+    let c = this.view.firstChild(this.index);
+    while (c >= 0 && !this.view.isNamed(c)) c = this.view.nexts[c]!;
+    return this.view.node(c);
+  }
+
+  /** The named sibling before it, or null. */
+  get previousNamedSibling(): ViewNode | null {
+    let c = this.view.prevs[this.index]!;
+    while (c >= 0 && !this.view.isNamed(c)) c = this.view.prevs[c]!;
+    return this.view.node(c);
+  }
+
+  /** The first child in field `name` (as `childForFieldName` gives it), or null. */
   field(name: string): ViewNode | null {
     this.fields ??= new Map();
     let child = this.fields.get(name);
     if (child === undefined) {
-      child = this.view.wrap(this.node.childForFieldName(name));
+      const id = grammar().fieldIds.get(name) ?? -1;
+      let c = this.view.firstChild(this.index);
+      while (c >= 0 && this.view.fieldOf(c) !== id) c = this.view.nexts[c]!;
+      child = this.view.node(c);
       this.fields.set(name, child);
     }
     return child;
@@ -99,7 +96,7 @@ export class ViewNode {
     return this.field(name)?.text ?? "";
   }
 
-  /** True when `other` is this node as the facts compare nodes: same span and type (wrappers differ). */
+  /** True when `other` is this node as the facts compare nodes: same span and type. */
   same(other: ViewNode | null): boolean {
     return other !== null && other.start === this.start && other.end === this.end && other.type === this.type;
   }
@@ -114,27 +111,16 @@ export class ViewNode {
   }
 }
 
-/** A child as `namedChildren` lists it, read without making a node object. */
+/** A child as `namedChildren` lists it: its type and span. */
 export interface ChildSpan {
   readonly type: string;
   readonly start: number;
   readonly end: number;
 }
 
-/**
- * The named children of `node`: the same list, in the same order, as `namedChildren` (which the
- * binding reads with a tree cursor too), as types and spans only.
- * Note: `namedChildren` makes a wrapper object per child, which costs more than reading the child.
- */
-export function namedChildSpans(node: Node): ChildSpan[] {
-  const out: ChildSpan[] = [];
-  const cursor = node.walk();
-  if (cursor.gotoFirstChild()) {
-    do {
-      if (cursor.nodeIsNamed) out.push({ type: cursor.nodeType, start: cursor.startIndex, end: cursor.endIndex });
-    } while (cursor.gotoNextSibling());
-  }
-  return out;
+/** The named children of `node`, as types and spans only. */
+export function namedChildSpans(node: ViewNode): ChildSpan[] {
+  return node.namedChildren.map((c) => ({ type: c.type, start: c.start, end: c.end }));
 }
 
 /** Lines and columns of a file's offsets, as tree-sitter counts them. */
@@ -170,69 +156,70 @@ export class Lines {
 /** The cached view of one parsed file. */
 export class TreeView {
   readonly root: ViewNode;
-  private readonly byNode = new Map<Node, ViewNode>();
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
+  readonly parents: Int32Array;
+  readonly nexts: Int32Array;
+  readonly prevs: Int32Array;
+  private readonly metas: Int32Array;
+  private readonly types: readonly string[];
+  private readonly made: (ViewNode | undefined)[] = [];
   private readonly memos = new Map<string, unknown>();
-  private cursor: Parser.TreeCursor | undefined;
-  /** The nodes from the root down to where the cursor stands. */
-  private cursorPath: ViewNode[] = [];
 
   constructor(
-    readonly tree: Parser.Tree,
+    readonly tree: FlatTree,
     readonly text: string,
     readonly lines: Lines = new Lines(text),
   ) {
-    const root = tree.rootNode;
-    this.root = new ViewNode(this, { type: root.type, start: root.startIndex, end: root.endIndex, parent: null, object: root });
-    this.byNode.set(root, this.root);
+    const column = (k: number) => new Int32Array(tree.nodes, k * tree.count * 4, tree.count);
+    this.starts = column(0);
+    this.ends = column(1);
+    this.parents = column(2);
+    this.nexts = column(3);
+    this.prevs = column(4);
+    this.metas = column(5);
+    this.types = grammar().types;
+    this.root = this.node(0)!;
   }
 
-  /** The view of `node` (null for null). */
-  wrap(node: Node | null): ViewNode | null {
-    if (node === null) return null;
-    let seen = this.byNode.get(node);
-    if (seen === undefined) {
-      seen = new ViewNode(this, { node });
-      this.byNode.set(node, seen);
-    }
-    return seen;
+  /** The node at `index` in preorder, null for -1. */
+  node(index: number): ViewNode | null {
+    if (index < 0) return null;
+    return (this.made[index] ??= new ViewNode(this, index));
+  }
+
+  /** The type of the node at `index`. */
+  typeOf(index: number): string {
+    const symbol = this.metas[index]! & 0xffff;
+    return symbol === 0xffff ? "ERROR" : this.types[symbol]!;
+  }
+
+  /** The field id the node at `index` fills in its parent (0: none). */
+  fieldOf(index: number): number {
+    return (this.metas[index]! >> 16) & 0xff;
+  }
+
+  isNamed(index: number): boolean {
+    return (this.metas[index]! & (1 << 24)) !== 0;
+  }
+
+  /** The first child of the node at `index` (the next in preorder, when it is a child), or -1. */
+  firstChild(index: number): number {
+    return index + 1 < this.tree.count && this.parents[index + 1] === index ? index + 1 : -1;
   }
 
   /**
    * The smallest node spanning `start…end`, as `descendantForIndex(start, end)` finds it (for a
-   * non-empty range), with its ancestors as parents.
-   * Note: from the root down, each step takes the first child that ends after `start` (what
-   * `gotoFirstChildForIndex` moves to) while it spans the whole range; `descendantForIndex`
-   * takes the same child, since children do not overlap.
+   * non-empty range): from the root down, each step takes the first child that ends after `start`
+   * (what `gotoFirstChildForIndex` moves to) while it spans the whole range.
    */
   path(start: number, end: number): ViewNode {
-    let at = this.root;
+    let at = 0;
     for (;;) {
-      const kids = (at.kids ??= []);
-      // The last non-empty child met so far that starts at or before `start`.
-      let lo = 0;
-      let hi = kids.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (kids[mid]!.start <= start) lo = mid + 1;
-        else hi = mid;
-      }
-      let next = lo > 0 && kids[lo - 1]!.end > start ? kids[lo - 1] : undefined;
-      if (next === undefined) {
-        const cursor = this.moveTo(at);
-        if (cursor.gotoFirstChildForIndex(start) === null) return at;
-        next = new ViewNode(this, { type: cursor.nodeType, start: cursor.startIndex, end: cursor.endIndex, parent: at });
-        // Note: only non-empty children are kept (sorted by start): an empty one never spans an
-        //   offset, and non-empty children do not overlap, so a span names one child.
-        if (next.end > next.start) {
-          const { start: from, end: to } = next;
-          const known = kids.find((k) => k.start === from && k.end === to);
-          if (known === undefined) kids.splice(lo, 0, next);
-          else next = known;
-        }
-        this.cursorPath.push(next);
-      }
-      if (next.start > start || next.end < end) return at;
-      at = next;
+      let c = this.firstChild(at);
+      while (c >= 0 && this.ends[c]! <= start) c = this.nexts[c]!;
+      if (c < 0 || this.starts[c]! > start || this.ends[c]! < end) return this.node(at)!;
+      at = c;
     }
   }
 
@@ -285,7 +272,7 @@ export class TreeView {
 
   /** True when the tree has ERROR or MISSING nodes. */
   get hasError(): boolean {
-    return this.memo("hasError", () => this.tree.rootNode.hasError);
+    return this.tree.hasError;
   }
 
   /** `node` and its ancestors up to the root, innermost first. */
@@ -293,39 +280,6 @@ export class TreeView {
     const out: ViewNode[] = [];
     for (let a: ViewNode | null = node; a !== null; a = a.parent) out.push(a);
     return out;
-  }
-
-  /** The binding's object for a node met on a descent. */
-  nodeAt(node: ViewNode): Node {
-    const object = this.moveTo(node).currentNode;
-    if (!this.byNode.has(object)) this.byNode.set(object, node);
-    return object;
-  }
-
-  /**
-   * The cursor, standing on `node` (one met on a descent): up to the nearest of its ancestors on
-   * the cursor's path, then down again the way descents go (each node spans its own start).
-   */
-  private moveTo(node: ViewNode): Parser.TreeCursor {
-    if (this.cursor === undefined) {
-      this.cursor = this.tree.walk();
-      this.cursorPath = [this.root];
-    }
-    const cursor = this.cursor;
-    const path = this.cursorPath;
-    const down: ViewNode[] = [];
-    let i = path.lastIndexOf(node);
-    for (let a = node; i < 0; i = path.lastIndexOf(a)) {
-      down.push(a);
-      a = a.parent!;
-    }
-    for (let k = path.length - 1; k > i; k--) cursor.gotoParent();
-    path.length = i + 1;
-    for (let k = down.length - 1; k >= 0; k--) {
-      cursor.gotoFirstChildForIndex(down[k]!.start);
-      path.push(down[k]!);
-    }
-    return cursor;
   }
 
   /** 1-based line of `offset`, as tree-sitter counts rows (line feeds before it). */

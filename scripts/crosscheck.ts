@@ -13,7 +13,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { parseArgs } from "node:util";
-import { applyTestModules, createParser, extractFile } from "../pipeline/extract.js";
+import { applyTestModules, extractFile } from "../pipeline/extract.js";
 import { readTree } from "../pipeline/read.js";
 import type { FileSites, SiteKind } from "../pipeline/types.js";
 
@@ -354,8 +354,8 @@ async function main(): Promise<number> {
   const independent = judged.filter((j) => j.verdict === "site").map((j) => ({ ...j, test: j.test || ownedByTest(j.path) }));
 
   // The pipeline's side.
-  const parser = createParser();
-  const extracted: FileSites[] = tree.files.map((f) => extractFile(f, parser));
+  const extracted: FileSites[] = [];
+  for (const f of tree.files) extracted.push(await extractFile(f));
   const pipelineSites = applyTestModules(extracted).flatMap((r) => r.sites);
 
   const pipeNonTest = pipelineSites.filter((s) => s.context === "library");

@@ -13,7 +13,8 @@ import { describe, it } from "node:test";
 import { analyzeEnvelopes, sameJson } from "../pipeline/analyze/index.js";
 import { lex } from "../pipeline/analyze/rust.js";
 import { buildEnvelopes, groupSites } from "../pipeline/build.js";
-import { createParser, extractSites } from "../pipeline/extract.js";
+import { extractSites } from "../pipeline/extract.js";
+import { parseTree } from "../pipeline/parse.js";
 import type { Envelope } from "../pipeline/schema-types.generated.js";
 import { validate } from "../pipeline/validate.js";
 import { fixture, tempDir } from "./helpers/git.js";
@@ -28,19 +29,21 @@ interface Case {
 }
 
 /** Extract, build and analyze one fixture file as `crates/fixture/src/<name>.rs`. */
-function analyse(group: string, name: string): Case {
+async function analyse(group: string, name: string): Promise<Case> {
   const text = readFileSync(fixture("analyze", group, `${name}.rs`), "utf8");
   const file = `crates/fixture/src/${name}.rs`;
-  const sites = extractSites(file, text, createParser().parse(text)).filter((s) => s.runtime !== null);
+  const sites = extractSites(file, text, await parseTree(text)).filter((s) => s.runtime !== null);
   const built = buildEnvelopes({ repo: "fixture/analyze", sha: "0".repeat(40), contextLines: 3, groups: groupSites(sites), textOf: () => text, now: "2026-01-01T00:00:00.000Z" });
   return { group, name, text, envelopes: analyzeEnvelopes({ envelopes: built, sites }) };
 }
 
-const cases: Case[] = GROUPS.flatMap((group) =>
+const cases: Case[] = await Promise.all(
+  GROUPS.flatMap((group) =>
   readdirSync(fixture("analyze", group))
     .filter((f) => f.endsWith(".rs"))
     .sort()
     .map((f) => analyse(group, f.slice(0, -3))),
+  ),
 );
 
 /** The keys of `expected` taken from `actual`: goldens list what they check. */

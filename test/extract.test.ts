@@ -8,7 +8,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { applyTestModules, contextOfPath, createParser, extractFile, isCfgTest, testModuleNames } from "../pipeline/extract.js";
+import { applyTestModules, contextOfPath, extractFile, isCfgTest, testModuleNames } from "../pipeline/extract.js";
 import type { FileSites, Site } from "../pipeline/types.js";
 import { fixture } from "./helpers/git.js";
 
@@ -38,13 +38,12 @@ describe("extract fixtures", () => {
     assert.deepEqual(entries.filter((f) => !f.endsWith(".rs") && !f.endsWith(".expected.json")), [], "stray files");
   });
 
-  const parser = createParser();
   for (const name of sources.filter((c) => expectations.includes(c))) {
-    it(name, () => {
+    it(name, async () => {
       const text = readFileSync(path.join(dir, `${name}.rs`), "utf8");
       const expected = JSON.parse(readFileSync(path.join(dir, `${name}.expected.json`), "utf8")) as Expected;
       const filePath = expected.path ?? `src/${name}.rs`;
-      const result = extractFile({ path: filePath, blob: "0".repeat(40), text }, parser);
+      const result = await extractFile({ path: filePath, blob: "0".repeat(40), text });
       const got = result.sites.map((s) => ({ kind: s.kind, line: s.line, column: s.column, inTokenTree: s.inTokenTree, context: s.context, message: s.message, skip: s.skip }));
       assert.deepEqual(got, expected.sites);
       assert.equal(result.parseErrors, expected.parseErrors ?? false, "parseErrors");

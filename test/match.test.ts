@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { buildEnvelopes, groupSites } from "../pipeline/build.js";
-import { createParser, extractFile } from "../pipeline/extract.js";
+import { extractFile } from "../pipeline/extract.js";
 import { loadDataset, matchRecords, panicMessage, patternLiterals } from "../pipeline/match.js";
 import { composePattern, patternSpecificity } from "../pipeline/message.js";
 import { packageRoot } from "../pipeline/paths.js";
@@ -91,7 +91,7 @@ describe("error-catalog match (end to end)", () => {
   before(async () => {
     out = tempDir("error-catalog-match-");
     const text = readFileSync(fixture("runtime", "panics.rs"), "utf8");
-    const sites = extractFile({ path: "src/panics.rs", blob: "0".repeat(40), text }, createParser()).sites.filter((s) => s.runtime !== null);
+    const sites = (await extractFile({ path: "src/panics.rs", blob: "0".repeat(40), text })).sites.filter((s) => s.runtime !== null);
     const now = "2026-01-01T00:00:00.000Z";
     envelopes = buildEnvelopes({ repo, sha: "1".repeat(40), contextLines: 2, groups: groupSites(sites), textOf: () => text, now });
     const counts = { filesListed: 1, filesRead: 1, filesSkipped: 0, filesParsed: 1, filesReused: 0, filesWithParseErrors: 0, parseErrorFiles: [], sites: sites.length, sitesInTokenTrees: 0, sitesByKind: {}, sitesByContext: {}, sitesWithoutRecord: {}, sitesWithoutRecordByKind: {}, records: envelopes.length };

@@ -7,13 +7,24 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import type Parser from "tree-sitter";
 import { callersOf, callsNamed, TEST_ATTRIBUTE } from "../pipeline/analyze/facts.js";
-import { createParser, extractFile, isTestAttribute } from "../pipeline/extract.js";
+import { extractFile, isTestAttribute } from "../pipeline/extract.js";
 import { layoutOf } from "../pipeline/layout.js";
+import { parseTree, type Range } from "../pipeline/parse.js";
 import type { Site } from "../pipeline/types.js";
 import { fixture } from "./helpers/git.js";
+
+const require = createRequire(import.meta.url);
+
+/** tree-sitter's node binding, the oracle the lexer's callers are checked against. */
+function bindingParser(): Parser {
+  const parser = new (require("tree-sitter") as typeof Parser)();
+  parser.setLanguage(require("tree-sitter-rust") as Parser.Language);
+  return parser;
+}
 
 /** Every `.rs` file under fixtures/, relative to it. */
 function rustFixtures(): string[] {
@@ -34,17 +45,16 @@ const withoutFacts = ({ facts: _facts, ...rest }: Site) => rest;
 
 describe("partial parsing", () => {
   const files = rustFixtures();
-  const parser = createParser();
 
   it("finds the fixtures", () => assert.ok(files.length >= 30, `only ${files.length} Rust fixtures`));
 
   for (const file of files) {
-    it(`gives what a whole parse gives: ${file}`, () => {
+    it(`gives what a whole parse gives: ${file}`, async () => {
       const text = readFileSync(fixture(file), "utf8");
       for (const filePath of [`src/${path.basename(file)}`, `tests/${path.basename(file)}`]) {
         const input = { path: filePath, blob: "0".repeat(40), text };
-        const whole = extractFile(input, parser, { includeTestCode: true });
-        const part = extractFile(input, parser, { includeTestCode: false });
+        const whole = await extractFile(input, { includeTestCode: true });
+        const part = await extractFile(input, { includeTestCode: false });
         assert.deepEqual(part.sites.map(withoutFacts), whole.sites.map(withoutFacts), `${filePath}: sites`);
         assert.deepEqual(part.testModules, whole.testModules, `${filePath}: test modules`);
         const catalogued = (sites: readonly Site[]) => sites.filter((s) => s.context === "library" && s.runtime !== null).map((s) => s.facts);
@@ -53,16 +63,14 @@ describe("partial parsing", () => {
     });
   }
 
-  it("hands tree-sitter only the items a library site needs", () => {
+  it("hands tree-sitter only the items a library site needs", async () => {
     const text = readFileSync(fixture("extract/items.rs"), "utf8");
-    const ranges: Parser.Range[][] = [];
-    const spy = createParser();
-    const parse = spy.parse.bind(spy);
-    spy.parse = ((input: Parser.Input, old?: Parser.Tree, options?: Parser.Options) => {
-      ranges.push(options?.includedRanges ?? []);
-      return parse(input, old, options);
-    }) as typeof spy.parse;
-    const result = extractFile({ path: "src/items.rs", blob: "0".repeat(40), text }, spy);
+    const ranges: (readonly Range[])[] = [];
+    const spy = (input: string, included?: readonly Range[]) => {
+      ranges.push(included ?? []);
+      return parseTree(input, included);
+    };
+    const result = await extractFile({ path: "src/items.rs", blob: "0".repeat(40), text }, undefined, spy);
     assert.equal(ranges.length, 1, "one parse");
     const parsed = ranges[0]!.map((r) => text.slice(r.startIndex, r.endIndex)).join("");
     for (const item of ["pub fn checked", "fn lifetimes", "pub fn r#match", "macro_rules! ensure", "pub fn after_tests", "pub trait Checked", "mod outer {\n    mod inner {", "pub fn deep", "impl Wrapper\nwhere\n    Wrapper: Sized,\n{", "pub fn always"]) {
@@ -85,12 +93,12 @@ describe("partial parsing", () => {
     assert.deepEqual(checked?.facts?.callers, ["fmt", "helper"]);
   });
 
-  it("parses nothing of a file whose sites are all test code", () => {
+  it("parses nothing of a file whose sites are all test code", async () => {
     const text = "#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() { panic!(\"boom\"); }\n}\n";
-    const part = extractFile({ path: "src/lib.rs", blob: "0".repeat(40), text }, parser);
+    const part = await extractFile({ path: "src/lib.rs", blob: "0".repeat(40), text });
     assert.equal(part.parsed, false);
     assert.deepEqual(part.sites.map((s) => [s.line, s.context, s.message]), [[4, "test", "boom"]]);
-    assert.equal(extractFile({ path: "tests/it.rs", blob: "0".repeat(40), text: "fn main() { panic!(\"x\") }" }, parser).parsed, false);
+    assert.equal((await extractFile({ path: "tests/it.rs", blob: "0".repeat(40), text: "fn main() { panic!(\"x\") }" })).parsed, false);
   });
 });
 
@@ -150,7 +158,7 @@ function treeCallers(tree: Parser.Tree, text: string, name: string): string[] {
 const KEYWORDS = /^(?:as|async|await|break|const|continue|crate|dyn|else|enum|extern|false|fn|for|if|impl|in|let|loop|match|mod|move|mut|pub|ref|return|self|Self|static|struct|super|trait|true|type|unsafe|use|where|while)$/;
 
 describe("callers read by the lexer", () => {
-  const parser = createParser();
+  const parser = bindingParser();
   it("are the callers a whole syntax tree gives, for every name called in every Rust fixture", () => {
     let compared = 0;
     let withCallers = 0;

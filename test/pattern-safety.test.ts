@@ -14,7 +14,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { buildEnvelopes, groupSites } from "../pipeline/build.js";
-import { createParser, extractFile } from "../pipeline/extract.js";
+import { extractFile } from "../pipeline/extract.js";
 import { composePattern } from "../pipeline/message.js";
 import type { MessagePart, Site } from "../pipeline/types.js";
 import { fixture } from "./helpers/git.js";
@@ -23,8 +23,7 @@ const SIZE = 100 * 1024;
 const GUARD_MS = 2000;
 
 /** The sites with a record, from every fixture file. */
-function fixtureSites(): { sites: Site[]; texts: Map<string, string> } {
-  const parser = createParser();
+async function fixtureSites(): Promise<{ sites: Site[]; texts: Map<string, string> }> {
   const files = [
     ...readdirSync(fixture("extract")).filter((f) => f.endsWith(".rs")).map((f) => path.join(fixture("extract"), f)),
     fixture("runtime", "panics.rs"),
@@ -35,7 +34,7 @@ function fixtureSites(): { sites: Site[]; texts: Map<string, string> } {
     const rel = path.relative(fixture(), file);
     const text = readFileSync(file, "utf8");
     texts.set(rel, text);
-    sites.push(...extractFile({ path: rel, blob: "0".repeat(40), text }, parser).sites.filter((s) => s.runtime !== null));
+    sites.push(...(await extractFile({ path: rel, blob: "0".repeat(40), text })).sites.filter((s) => s.runtime !== null));
   }
   return { sites, texts };
 }
@@ -80,8 +79,9 @@ function adversarial(units: readonly (readonly string[])[]): Record<string, stri
   };
 }
 
+const { sites, texts } = await fixtureSites();
+
 describe("pattern safety", () => {
-  const { sites, texts } = fixtureSites();
   const envelopes = buildEnvelopes({ repo: "fixture/safety", sha: "0".repeat(40), contextLines: 1, groups: groupSites(sites), textOf: (p) => texts.get(p) ?? "", now: "2026-01-01T00:00:00.000Z" });
   const partsOf = new Map(sites.map((s) => [composePattern(s.runtime!), s.runtime!]));
 

@@ -17,7 +17,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { buildEnvelopes, groupSites } from "../pipeline/build.js";
-import { createParser, extractFile } from "../pipeline/extract.js";
+import { extractFile } from "../pipeline/extract.js";
 import { matchRecords, panicMessage } from "../pipeline/match.js";
 import type { Envelope } from "../pipeline/schema-types.generated.js";
 import type { Site } from "../pipeline/types.js";
@@ -61,13 +61,13 @@ describe("runtime proof (rustc)", { timeout: 120_000 }, () => {
   let sites: Site[] = [];
   let envelopes: Envelope[] = [];
 
-  before(() => {
+  before(async () => {
     if (!rustc.ok) return;
     dir = tempDir("error-catalog-rustc-");
     binary = path.join(dir, "panics");
     execFileSync("rustc", ["--edition", "2021", "-C", "debug-assertions=on", "-o", binary, SOURCE], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
     cases = execFileSync(binary, ["list"], { encoding: "utf8" }).trim().split("\n");
-    sites = [...extractFile({ path: FILE, blob: "0".repeat(40), text }, createParser()).sites];
+    sites = [...(await extractFile({ path: FILE, blob: "0".repeat(40), text })).sites];
     envelopes = buildEnvelopes({ repo: "fixture/runtime", sha: "0".repeat(40), contextLines: 2, groups: groupSites(sites.filter((s) => s.runtime !== null)), textOf: () => text, now: "2026-01-01T00:00:00.000Z" });
   });
   after(() => {

@@ -161,7 +161,7 @@ function code(src: string): string {
 function visibility(n: ViewNode): string | null {
   // Note: a visibility modifier, when there is one, is an item's first named child.
   return n.memo("visibility", () => {
-    const first = n.view.wrap(n.node.firstNamedChild);
+    const first = n.firstNamedChild;
     return first !== null && first.type === "visibility_modifier" ? first.text : null;
   });
 }
@@ -195,7 +195,7 @@ function cfgBefore(n: ViewNode): readonly string[] {
     // Note: a cfg attribute before `n` is a sibling: it starts between the parent's start and `n`'s.
     if (!attributeBefore(n.view.text, n.start) || !n.view.cfgAttributeBetween(n.parent?.start ?? 0, n.start)) return [];
     const out: string[] = [];
-    for (let s = n.node.previousNamedSibling; s !== null; s = s.previousNamedSibling) {
+    for (let s = n.previousNamedSibling; s !== null; s = s.previousNamedSibling) {
       const type = s.type;
       if (type === "line_comment" || type === "block_comment") continue;
       if (type !== "attribute_item") break;
@@ -213,7 +213,7 @@ function innerCfg(n: ViewNode): readonly string[] {
     const open = n.type === "source_file" ? n.start : n.start + 1;
     if (!/^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*#\s*!/.test(text.slice(open, open + 4096))) return [];
     const out: string[] = [];
-    for (const c of n.node.namedChildren) {
+    for (const c of n.namedChildren) {
       if (c.type === "line_comment" || c.type === "block_comment") continue;
       if (c.type !== "inner_attribute_item") break;
       out.push(...cfgPredicate(c.text));
@@ -231,8 +231,7 @@ function matchCondition(arm: ViewNode): Condition | null {
     const own = readArm(arm);
     const earlierArms: MatchArm[] = [];
     const start = arm.start;
-    for (const c of block.node.namedChildren) {
-      const earlier = arm.view.wrap(c)!;
+    for (const earlier of block.namedChildren) {
       if (earlier.start >= start) break;
       if (earlier.type === "match_arm") earlierArms.push(readArm(earlier));
     }
@@ -244,22 +243,21 @@ function matchCondition(arm: ViewNode): Condition | null {
 function readArm(arm: ViewNode): MatchArm {
   return arm.memo("arm", (): MatchArm => {
     const attributes: string[] = [];
-    for (const c of arm.node.namedChildren) {
+    for (const c of arm.namedChildren) {
       if (c.type === "attribute_item") attributes.push(c.text);
       else break;
     }
-    const mp = arm.node.childForFieldName("pattern");
+    const mp = arm.field("pattern");
     if (mp === null) return { pattern: "", guard: null, attributes };
-    const guard = mp.childForFieldName("condition");
+    const guard = mp.field("condition");
     if (guard === null) return { pattern: mp.text, guard: null, attributes };
     // Note: the guard is a field of the pattern node; the pattern proper is what stands before `if`.
-    let end = mp.startIndex;
-    for (let i = 0; i < mp.childCount; i++) {
-      const c = mp.child(i)!;
+    let end = mp.start;
+    for (const c of mp.children) {
       if (c.type === "if") break;
-      end = c.endIndex;
+      end = c.end;
     }
-    return { pattern: mp.text.slice(0, end - mp.startIndex), guard: guard.text, attributes };
+    return { pattern: mp.text.slice(0, end - mp.start), guard: guard.text, attributes };
   });
 }
 
@@ -318,18 +316,18 @@ function readFunction(fn: ViewNode): FunctionInfo {
   const params: ParamFact[] = [];
   let receiver: string | null = null;
   const ps = fn.field("parameters");
-  for (const p of ps?.node.namedChildren ?? []) {
+  for (const p of ps?.namedChildren ?? []) {
     if (p.type === "self_parameter") receiver = p.text;
     else if (p.type === "parameter") {
-      const type = p.childForFieldName("type");
+      const type = p.field("type");
       // Note: `mut` is a sibling of the pattern field; the pattern as written runs up to the `:`.
-      const pattern = type === null ? p.text : p.text.slice(0, type.startIndex - p.startIndex).replace(/\s*:\s*$/, "");
+      const pattern = type === null ? p.text : p.text.slice(0, type.start - p.start).replace(/\s*:\s*$/, "");
       params.push({ pattern, type: type?.text ?? "" });
     }
   }
   let whereClause: string | null = null;
   let visibility: string | null = null;
-  for (const c of namedChildSpans(fn.node)) {
+  for (const c of namedChildSpans(fn)) {
     if (c.type === "where_clause") whereClause = text.slice(c.start, c.end);
     else if (c.type === "visibility_modifier") visibility = text.slice(c.start, c.end);
   }
@@ -403,7 +401,7 @@ function plainLets(body: ViewNode, text: string): { end: number; text: string }[
   const out: { end: number; text: string }[] = [];
   // Note: in a tree without errors each `let` statement starts with the keyword's text.
   if (!body.view.hasError && !text.slice(body.start, body.end).includes("let")) return out;
-  for (const s of namedChildSpans(body.node)) {
+  for (const s of namedChildSpans(body)) {
     if (s.type !== "let_declaration") continue;
     const stmt = text.slice(s.start, s.end);
     const eq = stmt.indexOf("=");
