@@ -8,6 +8,7 @@
  * (same library, same grammar).
  */
 import { createRequire } from "node:module";
+import { addon } from "./native.js";
 
 /** One range tree-sitter reads, in UTF-16 offsets and 0-based rows and columns. */
 export interface Range {
@@ -30,12 +31,6 @@ export interface FlatTree {
 /** Parses `text`, or only `ranges` of it when given. */
 export type ParseTree = (text: string, ranges?: readonly Range[]) => Promise<FlatTree>;
 
-interface Native {
-  parse(language: unknown, text: string, ranges?: Int32Array): Promise<FlatTree>;
-  symbolNames(language: unknown): string[];
-  fieldNames(language: unknown): string[];
-}
-
 /** The grammar's names of node types and fields, by id. */
 export interface Grammar {
   readonly types: readonly string[];
@@ -45,24 +40,15 @@ export interface Grammar {
 
 const require = createRequire(import.meta.url);
 
-let loaded: { native: Native; language: unknown; grammar: Grammar } | undefined;
+let loaded: { language: unknown; grammar: Grammar } | undefined;
 
-/**
- * The addon and the Rust grammar, loaded by the first parse (a run that parses nothing never loads
- * them).
- */
+/** The Rust grammar, loaded by the first parse (a run that parses nothing never loads it). */
 function load(): NonNullable<typeof loaded> {
   if (loaded !== undefined) return loaded;
-  let native: Native;
-  try {
-    native = require("../../native/build/Release/parse.node") as Native;
-  } catch (error) {
-    throw new Error(`the native parser is not built (native/build/Release/parse.node): run \`npm ci\` or \`npm rebuild\` in the project (it needs python3, make and a C compiler): ${(error as Error).message}`);
-  }
   const language = require("tree-sitter-rust") as unknown;
-  const fields = native.fieldNames(language);
-  const grammar: Grammar = { types: native.symbolNames(language), fields, fieldIds: new Map(fields.map((name, id) => [name, id])) };
-  loaded = { native, language, grammar };
+  const fields = addon().fieldNames(language);
+  const grammar: Grammar = { types: addon().symbolNames(language), fields, fieldIds: new Map(fields.map((name, id) => [name, id])) };
+  loaded = { language, grammar };
   return loaded;
 }
 
@@ -73,7 +59,8 @@ export function grammar(): Grammar {
 
 /** Parses `text` (only `ranges` of it when given) on the thread pool. */
 export const parseTree: ParseTree = (text, ranges) => {
-  const { native, language } = load();
+  const { language } = load();
+  const native = addon();
   if (ranges === undefined) return native.parse(language, text);
   const packed = new Int32Array(ranges.length * 6);
   ranges.forEach((r, k) => packed.set([r.startIndex, r.endIndex, r.startPosition.row, r.startPosition.column, r.endPosition.row, r.endPosition.column], k * 6));

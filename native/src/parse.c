@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <tree_sitter/api.h>
+
+#include "layout.h"
 #ifndef _WIN32
 #include <sys/mman.h>
 #endif
@@ -312,6 +314,8 @@ NAPI_MODULE_INIT() {
       {"parse", NULL, parse, NULL, NULL, NULL, napi_default, NULL},
       {"symbolNames", NULL, symbol_names, NULL, NULL, NULL, napi_default, NULL},
       {"fieldNames", NULL, field_names, NULL, NULL, NULL, napi_default, NULL},
+      {"layout", NULL, layout, NULL, NULL, NULL, napi_default, NULL},
+      {"identClasses", NULL, ident_classes, NULL, NULL, NULL, napi_default, NULL},
   };
   if (napi_define_properties(env, exports, sizeof properties / sizeof properties[0], properties) != napi_ok) return NULL;
   return exports;
