@@ -6,8 +6,12 @@
  *
  * Layout: one JSON Lines file per repository, `<cacheDir>/extract/<owner>+<name>.jsonl`: a first
  * line with the extractor version, the repository and the commit of the tree, then one line per
- * path of that tree, in tree order. Note: lines, so that neither saving nor loading builds one
- * string of the whole cache.
+ * path of that tree, in tree order, each followed by a line of its sites' facts when any has
+ * them (`[[line, column, kind, facts], …]`). Note: lines, so that neither saving nor loading
+ * builds one string of the whole cache.
+ * Note: facts are a third of the file and only a record's first site lends them; so loading
+ * parses the entries (their sites without facts) and leaves the facts lines as bytes, which a
+ * run copies into the next cache and reads back only where a record needs them (`factsOf`).
  *
  * Note: an entry is used only when both the path and the blob id match. Sites carry their path
  * and a context derived from it (`tests/`, `benches/`, …), so the same blob under another path
@@ -29,14 +33,18 @@ export interface ExtractCache {
   readonly includeTestCode: boolean;
   /** The commit whose tree the entries are of (null: unknown, an empty cache). */
   readonly sha: string | null;
-  /** What extraction found in each file (as `extractFile` returned it, before `applyTestModules`), by path. */
+  /** What extraction found in each file (as `extractFile` returned it, before `applyTestModules`, without facts), by path. */
   readonly entries: ReadonlyMap<string, FileSites>;
-  /** Each entry's line as the file holds it (bytes, no line end): an entry carried into the next cache is written as it was read. */
+  /** Each entry's lines as the file holds them (bytes: its line and its facts line, no final line end): an entry carried into the next cache is written as it was read. */
   readonly lines: ReadonlyMap<string, Buffer>;
 }
 
+/** The layout of the file (bumped when it changes: a file of another layout is not read). */
+const CACHE_FORMAT = 2;
+
 /** The first line of the file. */
 interface CacheHeader {
+  readonly format?: number;
   readonly extractorVersion: number;
   readonly includeTestCode: boolean;
   readonly repo: string;
@@ -55,7 +63,7 @@ export function emptyCache(extractorVersion: number, includeTestCode = false): E
 
 /**
  * Loads the cache file. Returns an empty cache when there is none, when it was written by
- * another extractor version or for another `includeTestCode`, or when it cannot be read (then
+ * another extractor version, in another layout or for another `includeTestCode`, or when it cannot be read (then
  * `problem` says why: a damaged cache costs a full parse, never a failed run).
  */
 export async function loadExtractCache(file: string, repo: string, extractorVersion: number, includeTestCode = false): Promise<{ cache: ExtractCache; problem: string | null }> {
@@ -76,13 +84,20 @@ export async function loadExtractCache(file: string, repo: string, extractorVers
       start = stop + 1;
     }
     const header = JSON.parse(lines[0]?.toString("utf8") ?? "") as CacheHeader;
-    if (header.extractorVersion !== extractorVersion || header.includeTestCode !== includeTestCode || header.repo !== repo) return { cache: empty, problem: null };
+    if (header.format !== CACHE_FORMAT || header.extractorVersion !== extractorVersion || header.includeTestCode !== includeTestCode || header.repo !== repo) return { cache: empty, problem: null };
     const entries = new Map<string, FileSites>();
     const raw = new Map<string, Buffer>();
+    let last: FileSites | undefined;
     for (const line of lines.slice(1)) {
-      const entry = JSON.parse(line.toString("utf8")) as FileSites;
-      entries.set(entry.path, entry);
-      raw.set(entry.path, line);
+      if (line[0] === FACTS_LINE && last !== undefined) {
+        // An entry's facts: its bytes go with the entry's, unread.
+        const entryLine = raw.get(last.path)!;
+        raw.set(last.path, bytes.subarray(entryLine.byteOffset - bytes.byteOffset, line.byteOffset - bytes.byteOffset + line.length));
+        continue;
+      }
+      last = JSON.parse(line.toString("utf8")) as FileSites;
+      entries.set(last.path, last);
+      raw.set(last.path, line);
     }
     return { cache: { extractorVersion, includeTestCode, sha: header.sha ?? null, entries, lines: raw }, problem: null };
   } catch (error) {
@@ -105,7 +120,7 @@ export function lookup(cache: ExtractCache, file: { readonly path: string; reado
  * does not grow with the tree's facts.
  */
 export interface CacheWriter {
-  /** Appends one file's entry (files in tree order); `line`, when given, is its JSON text as read from the old cache. */
+  /** Appends one file's entry (files in tree order); `line`, when given, is its lines as read from the old cache (`ExtractCache.lines`). */
   add(result: FileSites, line?: Buffer): void;
   /** The facts of these sites as written (sites of files added, matched by path, line and column). */
   factsOf(sites: readonly Site[]): Promise<Map<Site, SiteFacts>>;
@@ -122,6 +137,18 @@ export interface CacheWriter {
 
 const NEWLINE = Buffer.from("\n");
 
+/** A facts line starts with `[` (an entry with `{`). */
+const FACTS_LINE = 0x5b;
+
+/** The lines of one file's entry: the entry without facts, then its facts, when a site has any. */
+function entryLines(result: FileSites): string {
+  const facts: [number, number, string, SiteFacts][] = [];
+  for (const s of result.sites) if (s.facts != null) facts.push([s.line, s.column, s.kind, s.facts]);
+  if (facts.length === 0) return JSON.stringify(result);
+  const entry = JSON.stringify({ ...result, sites: result.sites.map((s) => (s.facts == null ? s : { ...s, facts: null })) });
+  return `${entry}\n${JSON.stringify(facts)}`;
+}
+
 /** At most how many bytes of the file `factsOf` reads at a time (unless one entry is longer). */
 const READ_BYTES = 1 << 20;
 
@@ -131,7 +158,8 @@ export async function openCacheWriter(file: string, header: { readonly repo: str
   await removeLeftovers(path.dirname(file), [`${path.basename(file)}.tmp-`]);
   const tmp = `${file}.tmp-${process.pid}`;
   const handle = await open(tmp, "w+");
-  const where = new Map<string, { readonly at: number; readonly length: number }>();
+  /** Where each entry's facts line is in the file, by path (entries without facts have none). */
+  const where = new Map<string, { readonly path: string; readonly at: number; readonly length: number }>();
   /** Bytes given to the file so far (written or being written), and the lines waiting for the next write. */
   let offset = 0;
   let pending: (string | Buffer)[] = [];
@@ -165,9 +193,17 @@ export async function openCacheWriter(file: string, header: { readonly repo: str
     writing.catch(() => {});
     return writing;
   };
+  /** Appends a header or an entry's lines; for an entry, where its facts line is goes to `where`. */
   const append = (line: string | Buffer, filePath: string | null) => {
     const length = typeof line === "string" ? Buffer.byteLength(line, "utf8") : line.length;
-    if (filePath !== null) where.set(filePath, { at: offset + pendingBytes, length });
+    if (filePath !== null) {
+      // Note: a facts line follows the entry's first line break (an entry's JSON holds none).
+      const eol = typeof line === "string" ? line.indexOf("\n") : line.indexOf(10);
+      if (eol >= 0) {
+        const skip = typeof line === "string" ? Buffer.byteLength(line.slice(0, eol + 1), "utf8") : eol + 1;
+        where.set(filePath, { path: filePath, at: offset + pendingBytes + skip, length: length - skip });
+      }
+    }
     pending.push(line, typeof line === "string" ? "\n" : NEWLINE);
     pendingBytes += length + 1;
     if (pendingBytes >= 1 << 20) void flush();
@@ -177,10 +213,10 @@ export async function openCacheWriter(file: string, header: { readonly repo: str
     closed = true;
     await handle.close();
   };
-  const line: CacheHeader = { extractorVersion: header.extractorVersion, includeTestCode: header.includeTestCode, repo: header.repo, sha: header.sha };
+  const line: CacheHeader = { format: CACHE_FORMAT, extractorVersion: header.extractorVersion, includeTestCode: header.includeTestCode, repo: header.repo, sha: header.sha };
   append(JSON.stringify(line), null);
   return {
-    add: (result, text) => append(text ?? JSON.stringify(result), result.path),
+    add: (result, text) => append(text ?? entryLines(result), result.path),
     async factsOf(sites) {
       await flush();
       const out = new Map<Site, SiteFacts>();
@@ -201,10 +237,10 @@ export async function openCacheWriter(file: string, header: { readonly repo: str
         const buffer = Buffer.alloc(last.at + last.length - start);
         await handle.read(buffer, 0, buffer.length, start);
         for (const span of spans.slice(i, j)) {
-          const entry = JSON.parse(buffer.toString("utf8", span.at - start, span.at - start + span.length)) as FileSites;
-          for (const s of byPath.get(entry.path)!) {
-            const found = entry.sites.find((e) => e.line === s.line && e.column === s.column && e.kind === s.kind);
-            if (found?.facts) out.set(s, found.facts);
+          const facts = JSON.parse(buffer.toString("utf8", span.at - start, span.at - start + span.length)) as [number, number, string, SiteFacts][];
+          for (const s of byPath.get(span.path)!) {
+            const found = facts.find(([line, column, kind]) => line === s.line && column === s.column && kind === s.kind);
+            if (found !== undefined) out.set(s, found[3]);
           }
         }
         i = j;
