@@ -12,26 +12,6 @@
  */
 import { createHash } from "node:crypto";
 import type { Manifest } from "./schema-types.generated.js";
-import type { Site } from "./types.js";
-
-/**
- * True when `after`'s records are `before`'s, site for site (place, kind, context; the first
- * site's message), every site in a file of `unchanged`: the condition under which each previous
- * envelope is taken whole (`reusedFrom` in run.ts) and, with the same records, its analysis too.
- */
-export function sameRecords(before: ReadonlyMap<string, readonly Site[]>, after: ReadonlyMap<string, readonly Site[]>, unchanged: ReadonlySet<string>): boolean {
-  if (before.size !== after.size) return false;
-  for (const [pattern, sites] of after) {
-    const old = before.get(pattern);
-    if (old === undefined || old.length !== sites.length || (old[0]!.message ?? "") !== (sites[0]!.message ?? "")) return false;
-    const same = sites.every((s, k) => {
-      const o = old[k]!;
-      return unchanged.has(s.path) && o.path === s.path && o.line === s.line && o.kind === s.kind && o.context === s.context;
-    });
-    if (!same) return false;
-  }
-  return true;
-}
 
 /** The new version's commit and dataset version. */
 export interface Rebase {

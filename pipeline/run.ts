@@ -10,7 +10,7 @@ import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { ANALYZER_VERSION, analyzeStage, carriesAnalysis } from "./analyze/stage.js";
 import { buildEnvelopes, type Excerpt, excerptPaths, groupSites } from "./build.js";
-import { type Rebase, rebasedLines, rebasedRecords, sameRecords } from "./carry.js";
+import { type Rebase, rebasedLines, rebasedRecords } from "./carry.js";
 import { type CacheWriter, type ExtractCache, extractCachePath, loadExtractCache, lookup, openCacheWriter } from "./cache.js";
 import { loadConfig, resolveTarget } from "./config.js";
 import { PipelineError } from "./errors.js";
@@ -190,16 +190,22 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   /**
    * The records of the previous version at the new commit, as bytes (`rebasedRecords`), when no
    * record changed: the previous records are those of the tree the cache is of (this pipeline
-   * and these settings wrote them from it, analysis carried over), and each is taken whole
-   * (`sameRecords`). Null otherwise: the records are built and analysed.
+   * and these settings wrote them from it, analysis carried over), and each is taken whole.
+   * Null otherwise: the records are built and analysed.
+   * Note: no record changed when no file that changed (or came, or went) holds a record's site,
+   *   before or now, nor declares other test modules than it did: every record's sites are then
+   *   in files whose blobs did not change, the same sites, whose contexts the same declarations
+   *   decide (`applyTestModules`), in the same order. Before, as the cache holds them, sites
+   *   have their contexts before those declarations: more of them count as records', never fewer.
    */
   function carriedWhole(previous: Previous, results: readonly FileSites[], groups: ReadonlyMap<string, readonly Site[]>): Buffer | null {
     if (!carry || !carriesAnalysis(config.analysis?.llm) || previous.manifest === null || loadedCache.cache.sha !== newest!.sha) return null;
-    const before = [...loadedCache.cache.entries.values()];
-    // Note: first the quick answer of most commits that change a record: a file that changed holds a site of one, before or now.
-    const changed = (files: readonly FileSites[]) => files.some((f) => !unchanged.has(f.path) && f.sites.some((s) => catalogued(s, config.includeTestCode)));
-    if (changed(results) || changed(before)) return null;
-    if (!sameRecords(recordGroups(applyTestModules(before), config.includeTestCode), groups, unchanged)) return null;
+    const changedNow = results.filter((f) => !unchanged.has(f.path));
+    const changedBefore = [...loadedCache.cache.entries.values()].filter((f) => !unchanged.has(f.path));
+    const holdsRecord = (files: readonly FileSites[]) => files.some((f) => f.sites.some((s) => catalogued(s, config.includeTestCode)));
+    if (holdsRecord(changedNow) || holdsRecord(changedBefore)) return null;
+    const declared = (files: readonly FileSites[]) => new Map(files.flatMap((f) => (f.testModules.length > 0 ? [[f.path, f.testModules]] : [])));
+    if (!isDeepStrictEqual(declared(changedBefore), declared(changedNow))) return null;
     const occurrences = [...groups.values()].reduce((n, sites) => n + sites.length, 0);
     return rebasedRecords(previous.records, previous.manifest, groups.size, occurrences, { sha: target.sha, datasetVersion: now });
   }

@@ -1,13 +1,12 @@
 /**
- * carry.ts: a version in which no record changed, from the previous version's bytes; and when
- * records count as unchanged.
+ * carry.ts: a version in which no record changed, from the previous version's bytes (when
+ * records count as unchanged: test/versions.test.ts).
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { describe, test } from "node:test";
-import { rebasedRecords, sameRecords } from "../pipeline/carry.js";
+import { rebasedRecords } from "../pipeline/carry.js";
 import type { Manifest } from "../pipeline/schema-types.generated.js";
-import type { Site } from "../pipeline/types.js";
 
 const S1 = "1".repeat(40);
 const S2 = "2".repeat(40);
@@ -64,26 +63,5 @@ describe("rebasedRecords", () => {
     assert.equal(rebasedRecords(Buffer.from(before), manifestOf(before), 3, 0, { sha: S2, datasetVersion: T2 }), null, "as many links, but not as many records");
     assert.equal(rebasedRecords(Buffer.from(before), manifestOf(before, S1, T2), 2, 2, { sha: S2, datasetVersion: T2 }), null, "a dataset version the lines do not hold");
     assert.equal(rebasedRecords(Buffer.from(before), manifestOf(before), 2, 2, { sha: S2, datasetVersion: "+012026-02-02T10:00:00.000Z" }), null, "a time of another length");
-  });
-});
-
-describe("sameRecords", () => {
-  const site = (path: string, line: number, message = "boom", context: Site["context"] = "library"): Site => ({ kind: "panic", path, line, column: 5, inTokenTree: false, context, message, runtime: [{ lit: message }], skip: null });
-  const groups = (...sites: Site[][]) => new Map(sites.map((g) => [g[0]!.message!, g]));
-  const unchanged = new Set(["a.rs", "b.rs"]);
-
-  test("true when every record has the sites it had, in files whose blobs did not change", () => {
-    assert.ok(sameRecords(groups([site("a.rs", 1)], [site("b.rs", 2, "other"), site("b.rs", 9, "other")]), groups([site("a.rs", 1)], [site("b.rs", 2, "other"), site("b.rs", 9, "other")]), unchanged));
-    assert.ok(sameRecords(new Map(), new Map(), new Set()));
-  });
-
-  test("false when a site moved, came, went or changed context, a record came or went, or a file changed", () => {
-    const before = groups([site("a.rs", 1)], [site("b.rs", 2, "other")]);
-    assert.ok(!sameRecords(before, groups([site("a.rs", 2)], [site("b.rs", 2, "other")]), unchanged), "moved");
-    assert.ok(!sameRecords(before, groups([site("a.rs", 1), site("a.rs", 7)], [site("b.rs", 2, "other")]), unchanged), "one more site");
-    assert.ok(!sameRecords(before, groups([site("a.rs", 1, "boom", "test")], [site("b.rs", 2, "other")]), unchanged), "another context");
-    assert.ok(!sameRecords(before, groups([site("a.rs", 1)]), unchanged), "a record went");
-    assert.ok(!sameRecords(before, groups([site("a.rs", 1)], [site("b.rs", 2, "other")], [site("b.rs", 5, "third")]), unchanged), "a record came");
-    assert.ok(!sameRecords(before, before, new Set(["a.rs"])), "b.rs changed");
   });
 });

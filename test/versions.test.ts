@@ -168,6 +168,26 @@ describe("a version in which no record changed", () => {
     assert.equal(manifest(v3.result.dir).analysis?.staticCarried, records(v3.result.dir).length);
   });
 
+  test("a changed file without sites that declares other test modules makes the run build", async () => {
+    // lib.rs holds no site. io.rs and shape.rs hold as many records and occurrences: which of the
+    // two is test code changes the records, not their counts.
+    const lib = readFileSync(path.join(base, "src", "lib.rs"), "utf8");
+    const declaring = makeRepo([
+      tree({ "src/lib.rs": lib.replace("pub mod io;", "#[cfg(test)]\nmod io;") }),
+      tree({ "src/lib.rs": lib.replace("pub mod shape;", "#[cfg(test)]\nmod shape;") }),
+    ]);
+    const ws = workspace();
+    const data = JSON.parse(readFileSync(ws.config, "utf8")) as Config;
+    writeFileSync(ws.config, JSON.stringify({ ...data, targets: [{ ...data.targets[0]!, url: declaring.dir }] }));
+    const files = (dir: string) => records(dir).map((e) => e.record.filePath);
+    const v1 = await at(ws, declaring.shas[0]!, T1);
+    assert.deepEqual(files(v1.dir).filter((f) => f !== "src/table.rs").sort(), ["src/shape.rs", "src/shape.rs"]);
+    const v2 = await logged(ws, declaring.shas[1]!, T2);
+    assert.ok(!v2.carried, "the records were built again");
+    assert.deepEqual(files(v2.result.dir).filter((f) => f !== "src/table.rs").sort(), ["src/io.rs", "src/io.rs"]);
+    assert.equal(records(v2.result.dir).length, records(v1.dir).length);
+  });
+
   test("a previous records.jsonl changed after it was written is not carried over as bytes", async () => {
     const ws = space();
     const v1 = await at(ws, Q1, T1);
