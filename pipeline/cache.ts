@@ -10,8 +10,10 @@
  * them (`[[line, column, kind, facts], …]`). Note: lines, so that neither saving nor loading
  * builds one string of the whole cache.
  * Note: facts are a third of the file and only a record's first site lends them; so loading
- * parses the entries (their sites without facts) and leaves the facts lines as bytes, which a
- * run copies into the next cache and reads back only where a record needs them (`factsOf`).
+ * leaves the facts lines as bytes, which a run copies into the next cache and reads back only
+ * where a record needs them (`factsOf`). And an entry's sites come last in its line: loading
+ * reads what precedes them (`CacheHead`), and the sites of a file when they are first asked for
+ * (`ExtractCache.entry`), so a run that needs the sites of the changed files only reads no others.
  *
  * Note: an entry is used only when both the path and the blob id match. Sites carry their path
  * and a context derived from it (`tests/`, `benches/`, …), so the same blob under another path
@@ -33,14 +35,19 @@ export interface ExtractCache {
   readonly includeTestCode: boolean;
   /** The commit whose tree the entries are of (null: unknown, an empty cache). */
   readonly sha: string | null;
-  /** What extraction found in each file (as `extractFile` returned it, before `applyTestModules`, without facts), by path. */
-  readonly entries: ReadonlyMap<string, FileSites>;
+  /** What an entry says of its file but its sites, by path. */
+  readonly heads: ReadonlyMap<string, CacheHead>;
+  /** What extraction found in the file at `path` (as `extractFile` returned it, before `applyTestModules`, without facts), read when first asked for; undefined when there is no entry. */
+  entry(path: string): FileSites | undefined;
   /** Each entry's lines as the file holds them (bytes: its line and its facts line, no final line end): an entry carried into the next cache is written as it was read. */
   readonly lines: ReadonlyMap<string, Buffer>;
 }
 
+/** What an entry says of its file but its sites. */
+export type CacheHead = Omit<FileSites, "sites">;
+
 /** The layout of the file (bumped when it changes: a file of another layout is not read). */
-const CACHE_FORMAT = 2;
+const CACHE_FORMAT = 3;
 
 /** The first line of the file. */
 interface CacheHeader {
@@ -58,7 +65,7 @@ export function extractCachePath(cacheDir: string, repo: string): string {
 
 /** An empty cache for `extractorVersion` and `includeTestCode`. */
 export function emptyCache(extractorVersion: number, includeTestCode = false): ExtractCache {
-  return { extractorVersion, includeTestCode, sha: null, entries: new Map(), lines: new Map() };
+  return { extractorVersion, includeTestCode, sha: null, heads: new Map(), entry: () => undefined, lines: new Map() };
 }
 
 /**
@@ -85,9 +92,9 @@ export async function loadExtractCache(file: string, repo: string, extractorVers
     }
     const header = JSON.parse(lines[0]?.toString("utf8") ?? "") as CacheHeader;
     if (header.format !== CACHE_FORMAT || header.extractorVersion !== extractorVersion || header.includeTestCode !== includeTestCode || header.repo !== repo) return { cache: empty, problem: null };
-    const entries = new Map<string, FileSites>();
+    const heads = new Map<string, CacheHead>();
     const raw = new Map<string, Buffer>();
-    let last: FileSites | undefined;
+    let last: CacheHead | undefined;
     for (const line of lines.slice(1)) {
       if (line[0] === FACTS_LINE && last !== undefined) {
         // An entry's facts: its bytes go with the entry's, unread.
@@ -95,20 +102,45 @@ export async function loadExtractCache(file: string, repo: string, extractorVers
         raw.set(last.path, bytes.subarray(entryLine.byteOffset - bytes.byteOffset, line.byteOffset - bytes.byteOffset + line.length));
         continue;
       }
-      last = JSON.parse(line.toString("utf8")) as FileSites;
-      entries.set(last.path, last);
+      last = headOf(line);
+      heads.set(last.path, last);
       raw.set(last.path, line);
     }
-    return { cache: { extractorVersion, includeTestCode, sha: header.sha ?? null, entries, lines: raw }, problem: null };
+    const parsed = new Map<string, FileSites>();
+    const entry = (path: string): FileSites | undefined => {
+      const known = parsed.get(path);
+      if (known !== undefined) return known;
+      const head = heads.get(path);
+      if (head === undefined) return undefined;
+      const line = raw.get(path)!;
+      const eol = line.indexOf(10);
+      const sites = (JSON.parse((eol < 0 ? line : line.subarray(0, eol)).toString("utf8")) as FileSites).sites;
+      const whole: FileSites = { ...head, sites };
+      parsed.set(path, whole);
+      return whole;
+    };
+    return { cache: { extractorVersion, includeTestCode, sha: header.sha ?? null, heads, entry, lines: raw }, problem: null };
   } catch (error) {
     return { cache: empty, problem: `ignoring the damaged extraction cache ${file}: ${(error as Error).message}` };
   }
 }
 
-/** The cached extraction of `file`, when its path and blob match an entry. Pure. */
-export function lookup(cache: ExtractCache, file: { readonly path: string; readonly blob: string }): FileSites | null {
-  const entry = cache.entries.get(file.path);
-  return entry !== undefined && entry.blob === file.blob ? entry : null;
+/** True when the cache has an entry of `file`: its path and blob match. */
+export function cached(cache: ExtractCache, file: { readonly path: string; readonly blob: string }): boolean {
+  return cache.heads.get(file.path)?.blob === file.blob;
+}
+
+/** Where an entry's sites start: its line is `{…head…,"sites":[…]}`. */
+const SITES_KEY = Buffer.from(',"sites":');
+
+/**
+ * The head of an entry's line: the JSON before its sites, which come last.
+ * Note: `,"sites":` cannot stand inside the head's strings, where a quote is escaped.
+ */
+function headOf(line: Buffer): CacheHead {
+  const at = line.indexOf(SITES_KEY);
+  if (at < 0) throw new Error("an entry without sites");
+  return JSON.parse(`${line.toString("utf8", 0, at)}}`) as CacheHead;
 }
 
 /**
@@ -120,8 +152,10 @@ export function lookup(cache: ExtractCache, file: { readonly path: string; reado
  * does not grow with the tree's facts.
  */
 export interface CacheWriter {
-  /** Appends one file's entry (files in tree order); `line`, when given, is its lines as read from the old cache (`ExtractCache.lines`). */
-  add(result: FileSites, line?: Buffer): void;
+  /** Appends one file's entry (files in tree order). */
+  add(result: FileSites): void;
+  /** Appends the entry of the file at `path` as the old cache holds it (`ExtractCache.lines`). */
+  carry(path: string, lines: Buffer): void;
   /** The facts of these sites as written (sites of files added, matched by path, line and column). */
   factsOf(sites: readonly Site[]): Promise<Map<Site, SiteFacts>>;
   /**
@@ -144,9 +178,10 @@ const FACTS_LINE = 0x5b;
 function entryLines(result: FileSites): string {
   const facts: [number, number, string, SiteFacts][] = [];
   for (const s of result.sites) if (s.facts != null) facts.push([s.line, s.column, s.kind, s.facts]);
-  if (facts.length === 0) return JSON.stringify(result);
-  const entry = JSON.stringify({ ...result, sites: result.sites.map((s) => (s.facts == null ? s : { ...s, facts: null })) });
-  return `${entry}\n${JSON.stringify(facts)}`;
+  // Note: the sites last (`headOf`).
+  const head: CacheHead = { path: result.path, blob: result.blob, parseErrors: result.parseErrors, parsed: result.parsed, testModules: result.testModules };
+  const entry = JSON.stringify({ ...head, sites: facts.length === 0 ? result.sites : result.sites.map((s) => (s.facts == null ? s : { ...s, facts: null })) });
+  return facts.length === 0 ? entry : `${entry}\n${JSON.stringify(facts)}`;
 }
 
 /** At most how many bytes of the file `factsOf` reads at a time (unless one entry is longer). */
@@ -216,7 +251,8 @@ export async function openCacheWriter(file: string, header: { readonly repo: str
   const line: CacheHeader = { format: CACHE_FORMAT, extractorVersion: header.extractorVersion, includeTestCode: header.includeTestCode, repo: header.repo, sha: header.sha };
   append(JSON.stringify(line), null);
   return {
-    add: (result, text) => append(text ?? entryLines(result), result.path),
+    add: (result) => append(entryLines(result), result.path),
+    carry: (filePath, lines) => append(lines, filePath),
     async factsOf(sites) {
       await flush();
       const out = new Map<Site, SiteFacts>();

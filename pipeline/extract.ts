@@ -503,9 +503,9 @@ function openerOf(tokens: readonly Token[], close: number): number {
  * Marks the sites of files that are test-only modules of another file as test code. Pure.
  * `a/lib.rs` (or `main.rs`, `mod.rs`) declaring `mod t;` owns `a/t.rs` and `a/t/…`; `a/b.rs` owns `a/b/t.rs` and `a/b/t/…`.
  */
-export function applyTestModules(files: readonly FileSites[]): FileSites[] {
+export function applyTestModules(files: readonly FileSites[], declaring: readonly Pick<FileSites, "path" | "testModules">[] = files): FileSites[] {
   const prefixes: string[] = [];
-  for (const { path, testModules: names } of files) {
+  for (const { path, testModules: names } of declaring) {
     if (names.length === 0) continue;
     const slash = path.lastIndexOf("/");
     const dir = path.slice(0, slash + 1);

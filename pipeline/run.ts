@@ -11,7 +11,7 @@ import { isDeepStrictEqual } from "node:util";
 import { ANALYZER_VERSION, analyzeStage, carriesAnalysis } from "./analyze/stage.js";
 import { buildEnvelopes, type Excerpt, excerptPaths, groupSites } from "./build.js";
 import { type Rebase, rebasedLines, rebasedRecords } from "./carry.js";
-import { type CacheWriter, type ExtractCache, extractCachePath, loadExtractCache, lookup, openCacheWriter } from "./cache.js";
+import { type CacheWriter, cached, type ExtractCache, extractCachePath, loadExtractCache, openCacheWriter } from "./cache.js";
 import { loadConfig, resolveTarget } from "./config.js";
 import { PipelineError } from "./errors.js";
 import { applyTestModules, EXTRACTOR_VERSION } from "./extract.js";
@@ -117,7 +117,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   // Files whose blob is the one they had in the previous version's tree (the cache is of that tree).
   const unchanged = new Set<string>();
   if (carry && loadedCache.cache.sha === newest.sha) {
-    for (const e of listing.entries) if (loadedCache.cache.entries.get(e.path)?.blob === e.blob) unchanged.add(e.path);
+    for (const e of listing.entries) if (cached(loadedCache.cache, e)) unchanged.add(e.path);
   }
   // Note: a cache that cannot be written costs the next run time, not this run: facts stay in memory.
   const writer = await openCacheWriter(cacheFile, { repo: target.repo, sha: target.sha, extractorVersion: EXTRACTOR_VERSION, includeTestCode: config.includeTestCode }).catch((error: Error) => {
@@ -137,9 +137,10 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   async function produce(): Promise<RunResult> {
     const { counts, groups, carried, previous, texts, excerptAt, lineOf } = await extracted();
     if (carried !== null) {
-      log(`no record changed since ${newest!.version}: its ${groups.size} records are carried over to the new commit`);
+      const records = counts.records;
+      log(`no record changed since ${newest!.version}: its ${records} records are carried over to the new commit`);
       // Note: the counts the analyze stage gives when it carries every analysis over.
-      return await write({ counts, envelopes: [], records: [carried], analysis: { static: groups.size, llm: 0, llmCached: 0, llmFailed: 0, staticCarried: groups.size } });
+      return await write({ counts, envelopes: [], records: [carried], analysis: { static: records, llm: 0, llmCached: 0, llmFailed: 0, staticCarried: records } });
     }
     const built = buildEnvelopes({ repo: target.repo, sha: target.sha, contextLines: config.contextLines, groups, textOf: (p) => texts.get(p) ?? "", excerptAt, now, reuse: reusedFrom(previous, unchanged) });
     const { envelopes, counts: analysis } = await analyzeStage({ envelopes: built, sites: [...groups.values()].flat(), now, previous, carry, ...(config.analysis?.llm ? { llm: config.analysis.llm } : {}), cacheDir, log });
@@ -163,12 +164,13 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     try {
       const extraction = await extractTree(listing.entries, loadedCache.cache, writer, reader, { threads: options.threads, progress: options.progress, beforeParseThreads: options.beforeParseThreads, log });
       log(`extracted ${listing.entries.length} files: ${extraction.parsed} parsed, ${extraction.reused} reused from the cache`);
-      const results = applyTestModules(extraction.results);
+      const before = await previousRead;
+      const whole = carriedWhole(before, extraction);
+      if (whole !== null) return { counts: whole.counts, groups: new Map(), carried: whole.records, previous: new Map(), texts: new Map() };
+      const results = applyTestModules(extraction.all());
       let groups = recordGroups(results, config.includeTestCode);
       const counts = countSites(listing, results, results.flatMap((r) => r.sites), config.includeTestCode, groups.size, extraction);
-      const before = await previousRead;
-      const carried = carriedWhole(before, results, groups);
-      if (carried !== null) return { counts, groups, carried, previous: new Map(), texts: new Map() };
+      const carried = null;
       const previous = before.envelopes();
       const lineOf = unchangedLines(before, previous, { sha: target.sha, datasetVersion: now });
       const excerptAt = carriedExcerpts(previous, unchanged);
@@ -188,26 +190,44 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   }
 
   /**
-   * The records of the previous version at the new commit, as bytes (`rebasedRecords`), when no
-   * record changed: the previous records are those of the tree the cache is of (this pipeline
-   * and these settings wrote them from it, analysis carried over), and each is taken whole.
-   * Null otherwise: the records are built and analysed.
+   * The records of the previous version at the new commit, as bytes (`rebasedRecords`), with the
+   * version's counts, when no record changed: the previous records are those of the tree the
+   * cache is of (this pipeline and these settings wrote them from it, analysis carried over), and
+   * each is taken whole. Null otherwise: the records are built and analysed.
    * Note: no record changed when no file that changed (or came, or went) holds a record's site,
    *   before or now, nor declares other test modules than it did: every record's sites are then
    *   in files whose blobs did not change, the same sites, whose contexts the same declarations
-   *   decide (`applyTestModules`), in the same order. Before, as the cache holds them, sites
-   *   have their contexts before those declarations: more of them count as records', never fewer.
+   *   decide (`applyTestModules`), in the same order. Sites are read as extraction gives them,
+   *   before those declarations: more of them count as records', never fewer.
+   * Note: only the changed files' sites are read. The counts are the previous version's with the
+   *   changed files' sites taken out and put in again as they are now (`shiftedCounts`), and the
+   *   files' counts of this run; the cache's entries of other files are never parsed.
    */
-  function carriedWhole(previous: Previous, results: readonly FileSites[], groups: ReadonlyMap<string, readonly Site[]>): Buffer | null {
+  function carriedWhole(previous: Previous, extraction: Extraction): { records: Buffer; counts: ManifestCounts } | null {
     if (!carry || !carriesAnalysis(config.analysis?.llm) || previous.manifest === null || loadedCache.cache.sha !== newest!.sha) return null;
-    const changedNow = results.filter((f) => !unchanged.has(f.path));
-    const changedBefore = [...loadedCache.cache.entries.values()].filter((f) => !unchanged.has(f.path));
+    const cache = loadedCache.cache;
+    const changedNow = extraction.fresh;
+    const changedBefore = [...cache.heads.keys()].filter((p) => !unchanged.has(p)).map((p) => cache.entry(p)!);
     const holdsRecord = (files: readonly FileSites[]) => files.some((f) => f.sites.some((s) => catalogued(s, config.includeTestCode)));
     if (holdsRecord(changedNow) || holdsRecord(changedBefore)) return null;
-    const declared = (files: readonly FileSites[]) => new Map(files.flatMap((f) => (f.testModules.length > 0 ? [[f.path, f.testModules]] : [])));
+    const declared = (files: readonly { path: string; testModules: readonly string[] }[]) => new Map(files.flatMap((f) => (f.testModules.length > 0 ? [[f.path, f.testModules]] : [])));
     if (!isDeepStrictEqual(declared(changedBefore), declared(changedNow))) return null;
-    const occurrences = [...groups.values()].reduce((n, sites) => n + sites.length, 0);
-    return rebasedRecords(previous.records, previous.manifest, groups.size, occurrences, { sha: target.sha, datasetVersion: now });
+    // The declarations of the whole tree, now as before: those of the files that did not change, and the changed files'.
+    const declaring = [...[...unchanged].map((p) => cache.heads.get(p)!), ...changedNow];
+    const siteCounts = (files: readonly FileSites[]) => {
+      const applied = applyTestModules(files, declaring);
+      return countSites(listing, applied, applied.flatMap((f) => f.sites), config.includeTestCode, 0, extraction);
+    };
+    const errorFiles = new Set(previous.manifest.counts.parseErrorFiles);
+    for (const f of changedBefore) if (f.parseErrors) errorFiles.delete(f.path);
+    for (const f of changedNow) if (f.parseErrors) errorFiles.add(f.path);
+    const parseErrorFiles = listing.entries.flatMap((e) => (errorFiles.has(e.path) ? [e.path] : []));
+    const shifted = shiftedCounts(previous.manifest.counts, siteCounts(changedBefore), siteCounts(changedNow));
+    if (shifted === null) return null;
+    const counts: ManifestCounts = { ...countSites(listing, [], [], config.includeTestCode, 0, extraction), ...shifted, filesWithParseErrors: parseErrorFiles.length, parseErrorFiles, records: previous.manifest.counts.records };
+    const occurrences = counts.sites - Object.values(counts.sitesWithoutRecord).reduce((n, k) => n + (k ?? 0), 0);
+    const records = rebasedRecords(previous.records, previous.manifest, counts.records, occurrences, { sha: target.sha, datasetVersion: now });
+    return records === null ? null : { records, counts };
   }
 
   /** Validates the version and writes it. */
@@ -317,8 +337,10 @@ function reusedFrom(previous: ReadonlyMap<string, Envelope>, unchanged: Readonly
 
 /** What extraction of a whole tree gave, and how much of it came from the cache. */
 interface Extraction {
-  /** Per-file sites before `applyTestModules`, in tree order; without facts when `writer` has them. */
-  readonly results: FileSites[];
+  /** Per-file sites before `applyTestModules`, in tree order; without facts when `writer` has them. The cache's entries are read here. */
+  all(): FileSites[];
+  /** Those of the files extracted in this run (not in the cache), in tree order. */
+  readonly fresh: readonly FileSites[];
   /** Files parsed with tree-sitter in this run. */
   readonly parsed: number;
   /** Files taken from the cache. */
@@ -332,8 +354,9 @@ interface Extraction {
  * it and the files before it are done, and is kept without its facts (null writer: kept whole).
  */
 async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, writer: CacheWriter | null, reader: BlobReader, { threads, progress, beforeParseThreads, log }: Pick<RunOptions, "threads" | "progress" | "beforeParseThreads"> & { readonly log: (line: string) => void }): Promise<Extraction> {
-  const results: (FileSites | null)[] = entries.map((e) => lookup(cache, e));
-  const misses = entries.flatMap((_, i) => (results[i] === null ? [i] : []));
+  // Note: an entry of the cache is read when the run asks for all files' sites (`all`), if ever.
+  const results: (FileSites | null)[] = entries.map(() => null);
+  const misses = entries.flatMap((e, i) => (cached(cache, e) ? [] : [i]));
   const fresh = new Set(misses);
   const reused = entries.length - misses.length;
   // Note: below a few thousand files the calling thread parses them all: a parse thread costs its
@@ -347,19 +370,18 @@ async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, w
   let next = 0;
   const handOver = (through: number) => {
     for (; next <= through; next++) {
+      if (!fresh.has(next)) {
+        // Note: an entry taken from the cache is written as it was read.
+        writer?.carry(entries[next]!.path, cache.lines.get(entries[next]!.path)!);
+        continue;
+      }
       const r = results[next]!;
       if (writer === null) {
         // Note: kept whole, so copied away from the file's text (`ExtractPool.extract`).
-        if (fresh.has(next)) results[next] = structuredClone(r);
+        results[next] = structuredClone(r);
         continue;
       }
-      // Note: an entry taken from the cache is written as it was read, and kept whole: the loaded
-      //   cache holds it anyway. A fresh one is kept without what the run does not need.
-      const line = fresh.has(next) ? undefined : cache.lines.get(r.path);
-      if (line !== undefined) {
-        writer.add(r, line);
-        continue;
-      }
+      // Note: a fresh one is kept without what the run does not need.
       writer.add(r);
       results[next] = { ...r, sites: r.sites.map((s) => keptOf(s, cache.includeTestCode, r.path)) };
     }
@@ -401,7 +423,7 @@ async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, w
       handOver(last);
     }
     handOver(entries.length - 1);
-    return { results: results.map((r) => r!), parsed, reused };
+    return { all: () => results.map((r, i) => r ?? cache.entry(entries[i]!.path)!), fresh: misses.map((i) => results[i]!), parsed, reused };
   } finally {
     await pool.close();
   }
@@ -573,6 +595,46 @@ function countSites(tree: { listed: number; skipped: number; entries: readonly u
     sitesWithoutRecordByKind: byKind,
     records,
   };
+}
+
+/** The counts of a tree's sites. */
+type SiteCounts = Pick<ManifestCounts, "sites" | "sitesInTokenTrees" | "sitesByKind" | "sitesByContext" | "sitesWithoutRecord" | "sitesWithoutRecordByKind">;
+
+/**
+ * `counts` with the sites `out` counts taken out and those `into` counts put in, tallies as
+ * `countSites` makes them (keys in sorted order, none at 0); null when a count would fall below 0
+ * (`out` is not part of `counts`).
+ */
+function shiftedCounts(counts: SiteCounts, out: SiteCounts, into: SiteCounts): SiteCounts | null {
+  let below = false;
+  const shift = (n: number, minus: number, plus: number) => {
+    const v = n - minus + plus;
+    if (v < 0) below = true;
+    return v;
+  };
+  const tally = <K extends string>(n: Partial<Record<K, number>>, minus: Partial<Record<K, number>>, plus: Partial<Record<K, number>>): Partial<Record<K, number>> => {
+    const result: Partial<Record<K, number>> = {};
+    for (const k of [...new Set([...Object.keys(n), ...Object.keys(minus), ...Object.keys(plus)] as K[])].sort()) {
+      const v = shift(n[k] ?? 0, minus[k] ?? 0, plus[k] ?? 0);
+      if (v > 0) result[k] = v;
+    }
+    return result;
+  };
+  const byKind: SiteCounts["sitesWithoutRecordByKind"] = {};
+  const kinds = [...new Set([...Object.keys(counts.sitesWithoutRecordByKind), ...Object.keys(out.sitesWithoutRecordByKind), ...Object.keys(into.sitesWithoutRecordByKind)] as SiteKind[])].sort();
+  for (const kind of kinds) {
+    const reasons = tally(counts.sitesWithoutRecordByKind[kind] ?? {}, out.sitesWithoutRecordByKind[kind] ?? {}, into.sitesWithoutRecordByKind[kind] ?? {});
+    if (Object.keys(reasons).length > 0) byKind[kind] = reasons;
+  }
+  const shifted: SiteCounts = {
+    sites: shift(counts.sites, out.sites, into.sites),
+    sitesInTokenTrees: shift(counts.sitesInTokenTrees, out.sitesInTokenTrees, into.sitesInTokenTrees),
+    sitesByKind: tally(counts.sitesByKind, out.sitesByKind, into.sitesByKind),
+    sitesByContext: tally(counts.sitesByContext, out.sitesByContext, into.sitesByContext),
+    sitesWithoutRecord: tally(counts.sitesWithoutRecord, out.sitesWithoutRecord, into.sitesWithoutRecord),
+    sitesWithoutRecordByKind: byKind,
+  };
+  return below ? null : shifted;
 }
 
 /**

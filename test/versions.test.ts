@@ -127,7 +127,10 @@ describe("a version in which no record changed", () => {
   const tree = (files: Record<string, string>) => {
     const dir = tempDir("error-catalog-tree-");
     cpSync(base, dir, { recursive: true });
-    for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, file), text);
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      writeFileSync(path.join(dir, file), text);
+    }
     return dir;
   };
   const quiet = makeRepo([base, tree({ "src/extra.rs": "pub fn extra() -> u32 {\n    1\n}\n" }), fixture("history", "3")]);
@@ -166,6 +169,32 @@ describe("a version in which no record changed", () => {
     assert.ok(v3.carried);
     assert.deepEqual((await verifyVersion(v3.result.dir)).problems, []);
     assert.equal(manifest(v3.result.dir).analysis?.staticCarried, records(v3.result.dir).length);
+  });
+
+  test("files of test code that change, come and go: the counts are the ones counting every file gives", async () => {
+    // Their sites are counted (test code), none is catalogued: the records are carried over.
+    const it1 = "#[test]\nfn one() {\n    assert_eq!(1, 1);\n    assert!(true, \"holds\");\n}\n";
+    const it2 = "#[test]\nfn one() {\n    assert!(true, \"holds\");\n    panic!(\"a test that fails\");\n    unreachable!();\n}\n";
+    const testing = makeRepo([tree({ "tests/it.rs": it1, "tests/gone.rs": "#[test]\nfn g() { todo!() }\n" }), tree({ "tests/it.rs": it2, "tests/new.rs": "#[test]\nfn n() { debug_assert!(false) }\n" })]);
+    const spaceOf = () => {
+      const ws = workspace();
+      const data = JSON.parse(readFileSync(ws.config, "utf8")) as Config;
+      writeFileSync(ws.config, JSON.stringify({ ...data, targets: [{ ...data.targets[0]!, url: testing.dir }] }));
+      return ws;
+    };
+    const short = spaceOf();
+    await at(short, testing.shas[0]!, T1);
+    const v2 = await logged(short, testing.shas[1]!, T2);
+    assert.ok(v2.carried, "the records were carried over as bytes");
+    const long = spaceOf();
+    const w1 = await at(long, testing.shas[0]!, T1);
+    const { recordsSha256: _, ...unhashed } = manifest(w1.dir);
+    writeFileSync(path.join(w1.dir, "manifest.json"), `${JSON.stringify(unhashed, null, 2)}\n`);
+    const w2 = await logged(long, testing.shas[1]!, T2);
+    assert.ok(!w2.carried);
+    for (const file of ["records.jsonl", "manifest.json"]) assert.equal(readFileSync(path.join(v2.result.dir, file), "utf8"), readFileSync(path.join(w2.result.dir, file), "utf8"), file);
+    const counts = manifest(v2.result.dir).counts;
+    assert.deepEqual([counts.sitesByContext.test, counts.sitesByKind.panic !== undefined, counts.sitesByKind.todo, counts.sitesByKind["debug-assert"]], [4, true, undefined, 1]);
   });
 
   test("a changed file without sites that declares other test modules makes the run build", async () => {
