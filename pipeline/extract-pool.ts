@@ -3,7 +3,6 @@
  * parse threads (workers) beside it. The result is the same, in the same order, whatever the
  * number of threads: each file's sites depend on its text alone.
  */
-import { availableParallelism } from "node:os";
 import { type ResourceLimits, Worker } from "node:worker_threads";
 import { type ExtractOptions, type Extraction, extractFile, extractUnparsed, hasCandidates, LIBRARY_ONLY, startFile } from "./extract.js";
 import type { Batch, BatchResult } from "./extract-worker.js";
@@ -24,11 +23,6 @@ export interface ExtractPool {
   close(): Promise<void>;
 }
 
-/** The default number of threads to extract on for this machine: its parallelism, at most 4. */
-export function defaultThreads(): number {
-  return Math.max(1, Math.min(4, availableParallelism()));
-}
-
 /** Files of about this many characters go to a thread at a time. */
 const BATCH_CHARS = 64 * 1024;
 
@@ -46,8 +40,6 @@ export const THREAD_HEAP: ResourceLimits = { maxOldGenerationSizeMb: 128, maxYou
 export interface ThreadSettings {
   readonly heap?: ResourceLimits;
   readonly log?: (line: string) => void;
-  /** Called once before the threads start (not when the calling thread extracts alone). */
-  readonly beforeStart?: () => void;
 }
 
 /**
@@ -59,9 +51,8 @@ export interface ThreadSettings {
  *   time (2.61 s against 2.64 s; 4.33 s against 4.34 s, medians of 4 in turns) and peak 10–20 MiB
  *   lower (167–175 MiB against 177–187; 181–185 against 198–206).
  */
-export function startPool(threads: number = defaultThreads(), options: ExtractOptions = LIBRARY_ONLY, settings: ThreadSettings = {}): ExtractPool {
+export function startPool(threads = 1, options: ExtractOptions = LIBRARY_ONLY, settings: ThreadSettings = {}): ExtractPool {
   if (threads <= 1) return inThread(options);
-  settings.beforeStart?.();
   return beside(threads - 1, options, settings.heap ?? THREAD_HEAP, settings.log ?? (() => {}));
 }
 

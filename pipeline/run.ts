@@ -48,15 +48,15 @@ export interface RunOptions {
   readonly now?: () => Date;
   /**
    * Threads to extract on, the calling thread and `threads - 1` parse threads (default: the calling
-   * thread alone below 3072 files to extract, else the machine's parallelism, at most 4); the
-   * output is the same for any number.
+   * thread alone, tree-sitter parsing on libuv's thread pool beside it); the output is the same
+   * for any number.
    */
   readonly threads?: number;
   /**
-   * Called once before parse threads start, that is, for a tree of thousands of files (the CLI
-   * tunes V8's heap for it: `--heap-growing-percent`).
+   * Called once before extracting a tree of thousands of files (the CLI tunes V8's heap for it:
+   * `--heap-growing-percent`).
    */
-  readonly beforeParseThreads?: () => void;
+  readonly beforeLargeTree?: () => void;
 }
 
 /** What `run` did: wrote a version, or found the newest one up to date. */
@@ -162,7 +162,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   async function extracted(): Promise<Extracted> {
     const reader = openBlobReader(fetched.gitDir);
     try {
-      const extraction = await extractTree(listing.entries, loadedCache.cache, writer, reader, { threads: options.threads, progress: options.progress, beforeParseThreads: options.beforeParseThreads, log });
+      const extraction = await extractTree(listing.entries, loadedCache.cache, writer, reader, { threads: options.threads, progress: options.progress, beforeLargeTree: options.beforeLargeTree, log });
       log(`extracted ${listing.entries.length} files: ${extraction.parsed} parsed, ${extraction.reused} reused from the cache`);
       const before = await previousRead;
       const whole = carriedWhole(before, extraction);
@@ -353,19 +353,19 @@ interface Extraction {
  * texts are in memory at a time; each result goes to the cache `writer` in tree order as soon as
  * it and the files before it are done, and is kept without its facts (null writer: kept whole).
  */
-async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, writer: CacheWriter | null, reader: BlobReader, { threads, progress, beforeParseThreads, log }: Pick<RunOptions, "threads" | "progress" | "beforeParseThreads"> & { readonly log: (line: string) => void }): Promise<Extraction> {
+async function extractTree(entries: readonly TreeEntry[], cache: ExtractCache, writer: CacheWriter | null, reader: BlobReader, { threads, progress, beforeLargeTree, log }: Pick<RunOptions, "threads" | "progress" | "beforeLargeTree"> & { readonly log: (line: string) => void }): Promise<Extraction> {
   // Note: an entry of the cache is read when the run asks for all files' sites (`all`), if ever.
   const results: (FileSites | null)[] = entries.map(() => null);
   const misses = entries.flatMap((e, i) => (cached(cache, e) ? [] : [i]));
   const fresh = new Set(misses);
   const reused = entries.length - misses.length;
-  // Note: below a few thousand files the calling thread parses them all: a parse thread costs its
-  //   own start and JIT warm-up, more than it saves on a tree of burn's size (1705 files: 1.02 s on
-  //   one thread against 1.14 s on two, medians of 9 in turns). From twice burn on, two threads
-  //   take the same time and less memory, as the CLI then bounds the heaps' growth (3410 files:
-  //   1.68–1.83 s against 1.70–1.77 s, 157–162 MiB against 170–183; 4 times burn: 2.51–2.56 s
-  //   against 2.51–2.66 s, 166–169 MiB against 187–204).
-  const pool = startPool(threads ?? (misses.length >= WORKER_FILES ? undefined : 1), { includeTestCode: cache.includeTestCode }, { log, beforeStart: beforeParseThreads });
+  // Note: by default the calling thread extracts every file, with tree-sitter's parse on libuv's
+  //   thread pool beside it: a parse thread (a worker) costs its own start and JIT warm-up and
+  //   competes with that pool for the second core. 4 and 8 times burn: 1.88–1.94 s against
+  //   1.99–2.17 s on two threads, 3.30–3.57 s against 3.61–3.77 s, and 154–162 MiB against
+  //   164–170, 171–177 against 181–183 (3 runs each, in turns).
+  if (misses.length >= LARGE_TREE_FILES) beforeLargeTree?.();
+  const pool = startPool(threads ?? 1, { includeTestCode: cache.includeTestCode }, { log });
   /** Results up to this index have gone to the writer. */
   let next = 0;
   const handOver = (through: number) => {
@@ -463,8 +463,8 @@ function shared<T extends string>(word: T): T {
   return word;
 }
 
-/** From how many files to extract on, parse threads are started (unless `threads` says). */
-const WORKER_FILES = 3072;
+/** From how many files to extract on, a tree is large (`RunOptions.beforeLargeTree`). */
+const LARGE_TREE_FILES = 3072;
 
 /** How many files' texts are read from git at a time. */
 const PART_FILES = 128;

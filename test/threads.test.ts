@@ -3,14 +3,14 @@
  * same records.jsonl bytes (the clock is pinned) and the same manifest but for the parse counts.
  */
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { startPool } from "../pipeline/extract-pool.js";
 import { run } from "../pipeline/run.js";
 import type { Manifest } from "../pipeline/schema-types.generated.js";
 import { writeConfig } from "./helpers/config.js";
-import { fixture, makeRepo } from "./helpers/git.js";
+import { fixture, makeRepo, tempDir } from "./helpers/git.js";
 
 const NOW = new Date("2026-03-01T00:00:00.000Z");
 
@@ -46,12 +46,16 @@ describe("the same dataset whatever the threads and the cache", () => {
     assert.ok(one.records.length > 0 && one.manifest.counts.records === 16);
   });
 
-  it("calls beforeParseThreads once when parse threads start, and never on one thread", async () => {
+  it("calls beforeLargeTree once for a tree of thousands of files to extract, on any number of threads", async () => {
     let calls = 0;
     const count = () => void calls++;
-    await run({ configPath: writeConfig(repo.dir, sha), now: () => NOW, threads: 1, force: true, beforeParseThreads: count });
-    assert.equal(calls, 0);
-    await run({ configPath: writeConfig(repo.dir, sha), now: () => NOW, threads: 2, force: true, beforeParseThreads: count });
+    for (const threads of [1, 2]) await run({ configPath: writeConfig(repo.dir, sha), now: () => NOW, threads, force: true, beforeLargeTree: count });
+    assert.equal(calls, 0, "the fixture tree's files are not thousands");
+    const tree = tempDir("error-catalog-large-");
+    mkdirSync(path.join(tree, "src"));
+    for (let k = 0; k < 3072; k++) writeFileSync(path.join(tree, "src", `f${k}.rs`), `pub fn f${k}() {}\n`);
+    const large = makeRepo([tree]);
+    await run({ configPath: writeConfig(large.dir, large.shas[0]!), now: () => NOW, force: true, beforeLargeTree: count });
     assert.equal(calls, 1);
   });
 
