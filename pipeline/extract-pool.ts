@@ -4,7 +4,8 @@
  * number of threads: each file's sites depend on its text alone.
  */
 import { type ResourceLimits, Worker } from "node:worker_threads";
-import { type ExtractOptions, type Extraction, extractFile, extractUnparsed, hasCandidates, LIBRARY_ONLY, startFile } from "./extract.js";
+import { candidateHits, type ExtractOptions, type Extraction, extractFile, extractUnparsed, hasCandidates, LIBRARY_ONLY, startFile } from "./extract.js";
+import type { Hit } from "./layout.js";
 import type { Batch, BatchResult } from "./extract-worker.js";
 import type { FileSites } from "./types.js";
 
@@ -78,14 +79,14 @@ const PARSES_AHEAD = 2;
  * files (every 32 instead: about 50 ms more waiting for blobs on burn; git waits while the pipe
  * is full).
  */
-async function extractInOrder<T extends FileInput>(files: readonly T[], options: ExtractOptions, done: (k: number, sites: FileSites) => void): Promise<void> {
+async function extractInOrder(files: readonly { readonly file: FileInput; readonly hits: readonly Hit[] }[], options: ExtractOptions, done: (k: number, sites: FileSites) => void): Promise<void> {
   const open: { readonly k: number; readonly extraction: Extraction }[] = [];
   const settle = async () => {
     const { k, extraction } = open.shift()!;
     done(k, extraction.finish(extraction.tree === null ? null : await extraction.tree));
   };
-  for (const [k, file] of files.entries()) {
-    open.push({ k, extraction: startFile(file, options) });
+  for (const [k, { file, hits }] of files.entries()) {
+    open.push({ k, extraction: startFile(file, options, undefined, hits) });
     while (open.length > 0 && (open[0]!.extraction.tree === null || open.length > PARSES_AHEAD)) await settle();
     if (k % 8 === 7) await turn();
   }
@@ -96,16 +97,18 @@ function inThread(options: ExtractOptions): ExtractPool {
   return {
     async extract(files, progress) {
       const results: FileSites[] = new Array(files.length);
-      const pending = triage(files, results);
+      // Note: each text is scanned once; its candidates go on to the lexer.
+      const pending: { readonly i: number; readonly file: FileInput; readonly hits: readonly Hit[] }[] = [];
+      files.forEach((file, i) => {
+        const hits = candidateHits(file.text);
+        if (hits.length > 0) pending.push({ i, file, hits });
+        else results[i] = extractUnparsed(file);
+      });
       const before = files.length - pending.length;
-      await extractInOrder(
-        pending.map((i) => files[i]!),
-        options,
-        (k, sites) => {
-          results[pending[k]!] = sites;
-          if (k % 8 === 7) progress?.(before + k + 1);
-        },
-      );
+      await extractInOrder(pending, options, (k, sites) => {
+        results[pending[k]!.i] = sites;
+        if (k % 8 === 7) progress?.(before + k + 1);
+      });
       progress?.(files.length);
       return results;
     },

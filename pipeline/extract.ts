@@ -39,7 +39,7 @@ export function hasCandidates(text: string): boolean {
 }
 
 /** Where the text scan finds candidates, in order. */
-function candidateHits(text: string): Hit[] {
+export function candidateHits(text: string): Hit[] {
   const hits: Hit[] = [];
   CANDIDATE.lastIndex = 0;
   for (let m = CANDIDATE.exec(text); m !== null; m = CANDIDATE.exec(text)) {
@@ -83,11 +83,11 @@ export async function extractFile(file: { readonly path: string; readonly blob: 
 
 /**
  * Lays out one file and starts the parse of what needs it; `finish` reads the sites. What lies
- * between (lexing other files) overlaps the parse.
+ * between (lexing other files) overlaps the parse. `hits`: the text's candidates, when the caller
+ * has scanned it already.
  */
-export function startFile(file: { readonly path: string; readonly blob: string; readonly text: string }, options: ExtractOptions = LIBRARY_ONLY, parse: ParseTree = parseTree): Extraction {
+export function startFile(file: { readonly path: string; readonly blob: string; readonly text: string }, options: ExtractOptions = LIBRARY_ONLY, parse: ParseTree = parseTree, hits: readonly Hit[] = candidateHits(file.text)): Extraction {
   const text = file.text;
-  const hits = candidateHits(text);
   if (hits.length === 0) return { tree: null, finish: () => extractUnparsed(file) };
   const pathContext = contextOfPath(file.path);
   const layout = layoutOf(text, hits, isTestAttribute);
