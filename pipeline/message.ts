@@ -413,8 +413,15 @@ export function patternSpecificity(parts: readonly MessagePart[]): number {
  */
 export function isDistinctive(parts: readonly MessagePart[]): boolean {
   let letters = 0;
-  for (const p of parts) if ("lit" in p) letters += (p.lit.match(/[A-Za-z]/g) ?? []).length;
-  return letters >= 3;
+  for (const p of parts) {
+    if (!("lit" in p)) continue;
+    for (let i = 0; i < p.lit.length; i++) {
+      // Note: `| 32` maps A–Z onto a–z and nothing else onto them.
+      const c = p.lit.charCodeAt(i) | 32;
+      if (c >= 97 && c <= 122 && ++letters >= 3) return true;
+    }
+  }
+  return false;
 }
 
 /** The most characters the message part of a slug may have. */
