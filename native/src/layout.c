@@ -74,11 +74,11 @@ typedef struct {
   int unknown; /* a character past ASCII met without the classes */
 } Text;
 
-static int code_at(const Text *x, int32_t i) {
+static inline int code_at(const Text *x, int32_t i) {
   return i >= 0 && i < x->n ? x->t[i] : -1;
 }
 
-static int is_space(int c) {
+static inline int is_space(int c) {
   if (c <= 32) return c == 32 || (c >= 9 && c <= 13);
   if (c < 0xa0) return 0;
   return c == 0xa0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200a) || c == 0x2028 || c == 0x2029 || c == 0x202f || c == 0x205f || c == 0x3000 || c == 0xfeff;
@@ -93,14 +93,14 @@ static int bit(Text *x, const uint8_t *set, int c) {
 }
 
 /* layout.ts's isIdentStart(text, c, i), with c the unit at i; out of the text it is true, as there. */
-static int ident_start_at(Text *x, int32_t i) {
+static inline int ident_start_at(Text *x, int32_t i) {
   if (i < 0 || i >= x->n) return 1;
   int c = x->t[i];
   if (c < 128) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c == 95;
   return bit(x, ident_start, c);
 }
 
-static int is_word_at(Text *x, int32_t i) {
+static inline int is_word_at(Text *x, int32_t i) {
   int c = x->t[i];
   if (c < 128) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c == 95;
   return bit(x, ident_word, c);
@@ -171,7 +171,7 @@ static int32_t lex_string(const Text *x, int32_t i) {
   return -1;
 }
 
-static int equals(const Text *x, int32_t start, int32_t end, const char *word) {
+static inline int equals(const Text *x, int32_t start, int32_t end, const char *word) {
   size_t length = strlen(word);
   if ((size_t)(end - start) != length) return 0;
   for (size_t k = 0; k < length; k++)
@@ -273,7 +273,9 @@ static int lay_out(Text *x, const int32_t *hits, size_t nhits, Out *o) {
   while (i < n) {
     int c = t[i];
     if (c <= 32 || (c >= 0x80 && is_space(c))) {
-      i++;
+      // White space runs: read through without the loop's other checks.
+      do i++;
+      while (i < n && t[i] <= 32);
       continue;
     }
     if (c == 47) {
