@@ -86,6 +86,18 @@ describe("native parse", () => {
     for (const [k, t] of texts.entries()) assert.deepEqual(flatNodes(together[k]!, t), flatNodes(await parseTree(t), t));
   });
 
+  it("reads a tree however deep", async () => {
+    const depth = 20_000;
+    const text = `fn f() { let x = ${"(".repeat(depth)}1${")".repeat(depth)}; }`;
+    const tree = await parseTree(text);
+    const view = new TreeView(tree, text, new Lines(text));
+    const one = view.path(text.indexOf("1"), text.indexOf("1") + 1);
+    assert.equal(one.type, "integer_literal");
+    let parenthesised = 0;
+    for (let n = one.parent; n !== null; n = n.parent) if (n.type === "parenthesized_expression") parenthesised++;
+    assert.equal(parenthesised, depth);
+  });
+
   it("says what is wrong with its input", async () => {
     assert.throws(() => parseTree(7 as unknown as string), /the text must be a string/);
     const tree = await parseTree("fn main() { let x = ; }");

@@ -101,30 +101,40 @@ static void flatten(Job *job, TSTree *tree) {
   }
   int32_t *start = job->nodes, *end = start + count, *parents = end + count, *next = parents + count, *prev = next + count, *meta = prev + count;
   TSTreeCursor cursor = ts_tree_cursor_new(root);
-  /* The open ancestors and, for each, its last child so far. */
-  int32_t stack[1024 * 8];
-  int32_t last[1024 * 8];
-  int depth = 0;
-  for (;;) {
+  /* The open ancestors and, for each, its last child so far (pairs), grown as the tree deepens. */
+  size_t room = 256;
+  int32_t *open = malloc(room * 2 * sizeof(int32_t));
+  size_t depth = 0;
+  if (open == NULL) job->failure = "out of memory";
+  while (job->failure == NULL) {
     if (job->count == count) {
       job->failure = "the tree has more nodes than it counts";
       break;
     }
     TSNode node = ts_tree_cursor_current_node(&cursor);
     int32_t n = (int32_t)job->count++;
-    int32_t before = depth > 0 ? last[depth - 1] : -1;
+    int32_t before = depth > 0 ? open[2 * depth - 1] : -1;
     start[n] = (int32_t)(ts_node_start_byte(node) / 2);
     end[n] = (int32_t)(ts_node_end_byte(node) / 2);
-    parents[n] = depth > 0 ? stack[depth - 1] : -1;
+    parents[n] = depth > 0 ? open[2 * depth - 2] : -1;
     next[n] = -1;
     prev[n] = before;
     meta[n] = (int32_t)(ts_node_symbol(node) | ((uint32_t)(ts_tree_cursor_current_field_id(&cursor) & 0xff) << 16) | ((uint32_t)ts_node_is_named(node) << 24) |
                         ((uint32_t)ts_node_is_missing(node) << 25));
     if (before >= 0) next[before] = n;
-    if (depth > 0) last[depth - 1] = n;
-    if (depth < (int)(sizeof stack / sizeof stack[0]) && ts_tree_cursor_goto_first_child(&cursor)) {
-      stack[depth] = n;
-      last[depth] = -1;
+    if (depth > 0) open[2 * depth - 1] = n;
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+      if (depth == room) {
+        int32_t *grown = realloc(open, room * 4 * sizeof(int32_t));
+        if (grown == NULL) {
+          job->failure = "out of memory";
+          break;
+        }
+        open = grown;
+        room *= 2;
+      }
+      open[2 * depth] = n;
+      open[2 * depth + 1] = -1;
       depth++;
       continue;
     }
@@ -134,6 +144,7 @@ static void flatten(Job *job, TSTree *tree) {
     }
   }
 done:
+  free(open);
   ts_tree_cursor_delete(&cursor);
   if (job->failure == NULL && job->count != count) job->failure = "the tree has fewer nodes than it counts";
   job->capacity = count;
