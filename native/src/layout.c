@@ -19,16 +19,21 @@
  *   layout.ts): start, end, inner, item (-1: the file, for an inner attribute at the top level).
  */
 #include <node_api.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "layout.h"
 
-/* Which UTF-16 code units past ASCII start an identifier (\p{L}) and go on with one (\p{L}\p{N}). */
+/*
+ * Which UTF-16 code units past ASCII start an identifier (\p{L}) and go on with one (\p{L}\p{N}).
+ * Note: set once per process, by whichever thread first needs them (every thread sets the same
+ * bits); the flag is released after the bits, so a thread that sees it sees them.
+ */
 static uint8_t ident_start[65536 / 8];
 static uint8_t ident_word[65536 / 8];
-static int classes_known = 0;
+static atomic_int classes_known = 0;
 
 typedef struct {
   int32_t *v;
@@ -85,7 +90,7 @@ static inline int is_space(int c) {
 }
 
 static int bit(Text *x, const uint8_t *set, int c) {
-  if (!classes_known) {
+  if (!atomic_load_explicit(&classes_known, memory_order_acquire)) {
     x->unknown = 1;
     return 0;
   }
@@ -526,6 +531,8 @@ napi_value ident_classes(napi_env env, napi_callback_info info) {
   size_t argc = 2;
   napi_value argv[2];
   if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
+  // Note: set once; a thread that comes second leaves the bits as they are.
+  if (atomic_load_explicit(&classes_known, memory_order_acquire)) return NULL;
   uint8_t *sets[2] = {ident_start, ident_word};
   for (int k = 0; k < 2; k++) {
     napi_typedarray_type kind;
@@ -539,6 +546,6 @@ napi_value ident_classes(napi_env env, napi_callback_info info) {
     }
     memcpy(sets[k], data, count);
   }
-  classes_known = 1;
+  atomic_store_explicit(&classes_known, 1, memory_order_release);
   return NULL;
 }
