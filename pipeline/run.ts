@@ -170,7 +170,6 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       const results = applyTestModules(extraction.all());
       let groups = recordGroups(results, config.includeTestCode);
       const counts = countSites(listing, results, results.flatMap((r) => r.sites), config.includeTestCode, groups.size, extraction);
-      const carried = null;
       const previous = before.envelopes();
       const lineOf = unchangedLines(before, previous, { sha: target.sha, datasetVersion: now });
       const excerptAt = carriedExcerpts(previous, unchanged);
@@ -183,7 +182,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       read.catch(() => {});
       if (writer !== null) groups = await withFirstFacts(groups, writer, cacheFile);
       const excerptTexts = await read;
-      return { counts, groups, carried, previous, texts: new Map(paths.map((p, i) => [p, excerptTexts[i]!])), excerptAt, lineOf };
+      return { counts, groups, carried: null, previous, texts: new Map(paths.map((p, i) => [p, excerptTexts[i]!])), excerptAt, lineOf };
     } finally {
       await reader.close();
     }
