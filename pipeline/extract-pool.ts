@@ -4,7 +4,7 @@
  * number of threads: each file's sites depend on its text alone.
  */
 import { type ResourceLimits, Worker } from "node:worker_threads";
-import { candidateHits, type ExtractOptions, type Extraction, extractFile, extractUnparsed, hasCandidates, LIBRARY_ONLY, startFile } from "./extract.js";
+import { candidateHits, type ExtractOptions, type Extraction, extractFile, extractUnparsed, LIBRARY_ONLY, startFile } from "./extract.js";
 import type { Hit } from "./layout.js";
 import type { Batch, BatchResult } from "./extract-worker.js";
 import type { FileSites } from "./types.js";
@@ -57,11 +57,22 @@ export function startPool(threads = 1, options: ExtractOptions = LIBRARY_ONLY, s
   return beside(threads - 1, options, settings.heap ?? THREAD_HEAP, settings.log ?? (() => {}));
 }
 
-/** Files without candidate text are answered at once, without a parse; the others are returned as indices. */
-function triage(files: readonly FileInput[], results: FileSites[]): number[] {
-  const pending: number[] = [];
+/** A file with candidate text: its index among the files given, and its candidates. */
+interface Pending {
+  readonly i: number;
+  readonly file: FileInput;
+  readonly hits: readonly Hit[];
+}
+
+/**
+ * Files without candidate text are answered at once, without a parse; the others are returned.
+ * Note: each text is scanned once; its candidates go on to the lexer.
+ */
+function triage(files: readonly FileInput[], results: FileSites[]): Pending[] {
+  const pending: Pending[] = [];
   files.forEach((file, i) => {
-    if (hasCandidates(file.text)) pending.push(i);
+    const hits = candidateHits(file.text);
+    if (hits.length > 0) pending.push({ i, file, hits });
     else results[i] = extractUnparsed(file);
   });
   return pending;
@@ -79,7 +90,7 @@ const PARSES_AHEAD = 2;
  * files (every 32 instead: about 50 ms more waiting for blobs on burn; git waits while the pipe
  * is full).
  */
-async function extractInOrder(files: readonly { readonly file: FileInput; readonly hits: readonly Hit[] }[], options: ExtractOptions, done: (k: number, sites: FileSites) => void): Promise<void> {
+async function extractInOrder(files: readonly Pending[], options: ExtractOptions, done: (k: number, sites: FileSites) => void): Promise<void> {
   const open: { readonly k: number; readonly extraction: Extraction }[] = [];
   const settle = async () => {
     const { k, extraction } = open.shift()!;
@@ -97,13 +108,7 @@ function inThread(options: ExtractOptions): ExtractPool {
   return {
     async extract(files, progress) {
       const results: FileSites[] = new Array(files.length);
-      // Note: each text is scanned once; its candidates go on to the lexer.
-      const pending: { readonly i: number; readonly file: FileInput; readonly hits: readonly Hit[] }[] = [];
-      files.forEach((file, i) => {
-        const hits = candidateHits(file.text);
-        if (hits.length > 0) pending.push({ i, file, hits });
-        else results[i] = extractUnparsed(file);
-      });
+      const pending = triage(files, results);
       const before = files.length - pending.length;
       await extractInOrder(pending, options, (k, sites) => {
         results[pending[k]!.i] = sites;
@@ -205,7 +210,7 @@ function beside(threads: number, options: ExtractOptions, heap: ResourceLimits, 
     async extract(files, progress) {
       if (broken !== null) throw broken;
       const results: FileSites[] = new Array(files.length);
-      const pending = triage(files, results);
+      const pending = triage(files, results).map((p) => p.i);
       let done = files.length - pending.length;
       // Largest first, so no thread is left with one big file at the end of the queue.
       pending.sort((a, b) => files[b]!.text.length - files[a]!.text.length || a - b);

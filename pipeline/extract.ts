@@ -32,13 +32,7 @@ const STD_PATHS = new Set(["std", "core", "alloc", "$crate", "::std", "::core"])
 /** Nodes whose text is never code. */
 const NOT_CODE = new Set(["line_comment", "block_comment", "doc_comment", "string_literal", "raw_string_literal", "string_content", "char_literal", "escape_sequence"]);
 
-/** True when the text holds anything that could be a panic site: others need no parse. */
-export function hasCandidates(text: string): boolean {
-  CANDIDATE.lastIndex = 0;
-  return CANDIDATE.test(text);
-}
-
-/** Where the text scan finds candidates, in order. */
+/** Where the text scan finds candidates, in order: a text without any needs no parse. */
 export function candidateHits(text: string): Hit[] {
   const hits: Hit[] = [];
   CANDIDATE.lastIndex = 0;
@@ -502,6 +496,8 @@ function openerOf(tokens: readonly Token[], close: number): number {
 /**
  * Marks the sites of files that are test-only modules of another file as test code. Pure.
  * `a/lib.rs` (or `main.rs`, `mod.rs`) declaring `mod t;` owns `a/t.rs` and `a/t/…`; `a/b.rs` owns `a/b/t.rs` and `a/b/t/…`.
+ * `declaring`: the files whose declarations count (by default `files` themselves), for marking
+ * some files of a tree by the declarations of all of it.
  */
 export function applyTestModules(files: readonly FileSites[], declaring: readonly Pick<FileSites, "path" | "testModules">[] = files): FileSites[] {
   const prefixes: string[] = [];

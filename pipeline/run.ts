@@ -213,17 +213,14 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     if (!isDeepStrictEqual(declared(changedBefore), declared(changedNow))) return null;
     // The declarations of the whole tree, now as before: those of the files that did not change, and the changed files'.
     const declaring = [...[...unchanged].map((p) => cache.heads.get(p)!), ...changedNow];
-    const siteCounts = (files: readonly FileSites[]) => {
-      const applied = applyTestModules(files, declaring);
-      return countSites(listing, applied, applied.flatMap((f) => f.sites), config.includeTestCode, 0, extraction);
-    };
+    const countsOf = (files: readonly FileSites[]) => siteCounts(applyTestModules(files, declaring).flatMap((f) => f.sites), config.includeTestCode);
     const errorFiles = new Set(previous.manifest.counts.parseErrorFiles);
     for (const f of changedBefore) if (f.parseErrors) errorFiles.delete(f.path);
     for (const f of changedNow) if (f.parseErrors) errorFiles.add(f.path);
     const parseErrorFiles = listing.entries.flatMap((e) => (errorFiles.has(e.path) ? [e.path] : []));
-    const shifted = shiftedCounts(previous.manifest.counts, siteCounts(changedBefore), siteCounts(changedNow));
+    const shifted = shiftedCounts(previous.manifest.counts, countsOf(changedBefore), countsOf(changedNow));
     if (shifted === null) return null;
-    const counts: ManifestCounts = { ...countSites(listing, [], [], config.includeTestCode, 0, extraction), ...shifted, filesWithParseErrors: parseErrorFiles.length, parseErrorFiles, records: previous.manifest.counts.records };
+    const counts: ManifestCounts = { ...fileCounts(listing, parseErrorFiles, extraction), ...shifted, records: previous.manifest.counts.records };
     const occurrences = counts.sites - Object.values(counts.sitesWithoutRecord).reduce((n, k) => n + (k ?? 0), 0);
     const records = rebasedRecords(previous.records, previous.manifest, counts.records, occurrences, { sha: target.sha, datasetVersion: now });
     return records === null ? null : { records, counts };
@@ -555,8 +552,33 @@ function inCatalogue(site: Site, includeTestCode: boolean): boolean {
   return includeTestCode || site.context === "library";
 }
 
-function countSites(tree: { listed: number; skipped: number; entries: readonly unknown[] }, results: readonly FileSites[], sites: readonly Site[], includeTestCode: boolean, records: number, work: { parsed: number; reused: number }): ManifestCounts {
-  /** How many times each key comes, keys in sorted order (so the manifest's text is stable). */
+/** The manifest's counts: the files' (`fileCounts`), the sites' (`siteCounts`) and the records'. */
+function countSites(tree: TreeCounted, results: readonly FileSites[], sites: readonly Site[], includeTestCode: boolean, records: number, work: { parsed: number; reused: number }): ManifestCounts {
+  return { ...fileCounts(tree, results.filter((r) => r.parseErrors).map((r) => r.path), work), ...siteCounts(sites, includeTestCode), records };
+}
+
+/** What the counts read of the tree: how many files it lists, skips and reads. */
+type TreeCounted = { readonly listed: number; readonly skipped: number; readonly entries: readonly unknown[] };
+
+/** The counts of the files of a run: listed, read, parsed, reused, and those with parse errors (paths in tree order). */
+function fileCounts(tree: TreeCounted, errorFiles: string[], work: { parsed: number; reused: number }): Omit<ManifestCounts, keyof SiteCounts | "records"> {
+  return {
+    filesListed: tree.listed,
+    filesRead: tree.entries.length,
+    filesSkipped: tree.skipped,
+    filesParsed: work.parsed,
+    filesReused: work.reused,
+    filesWithParseErrors: errorFiles.length,
+    parseErrorFiles: errorFiles,
+  };
+}
+
+/** The counts of a tree's sites. */
+type SiteCounts = Pick<ManifestCounts, "sites" | "sitesInTokenTrees" | "sitesByKind" | "sitesByContext" | "sitesWithoutRecord" | "sitesWithoutRecordByKind">;
+
+/** The counts of `sites`: by kind, context and, for those without a record, reason; tallies with keys in sorted order (so the manifest's text is stable). */
+function siteCounts(sites: readonly Site[], includeTestCode: boolean): SiteCounts {
+  /** How many times each key comes, keys in sorted order. */
   const tally = <K extends string>(keys: readonly K[]) => {
     const counts = new Map<K, number>();
     for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
@@ -577,31 +599,19 @@ function countSites(tree: { listed: number; skipped: number; entries: readonly u
   }
   const byKind: Partial<Record<SiteKind, ReasonCounts>> = {};
   for (const kind of [...reasonsByKind.keys()].sort()) byKind[kind] = tally(reasonsByKind.get(kind)!);
-  const errorFiles = results.filter((r) => r.parseErrors).map((r) => r.path);
   return {
-    filesListed: tree.listed,
-    filesRead: tree.entries.length,
-    filesSkipped: tree.skipped,
-    filesParsed: work.parsed,
-    filesReused: work.reused,
-    filesWithParseErrors: errorFiles.length,
-    parseErrorFiles: errorFiles,
     sites: sites.length,
     sitesInTokenTrees: sites.filter((s) => s.inTokenTree).length,
     sitesByKind: tally(sites.map((s) => s.kind)),
     sitesByContext: tally(sites.map((s) => s.context)),
     sitesWithoutRecord: tally(withoutRecord),
     sitesWithoutRecordByKind: byKind,
-    records,
   };
 }
 
-/** The counts of a tree's sites. */
-type SiteCounts = Pick<ManifestCounts, "sites" | "sitesInTokenTrees" | "sitesByKind" | "sitesByContext" | "sitesWithoutRecord" | "sitesWithoutRecordByKind">;
-
 /**
  * `counts` with the sites `out` counts taken out and those `into` counts put in, tallies as
- * `countSites` makes them (keys in sorted order, none at 0); null when a count would fall below 0
+ * `siteCounts` makes them (keys in sorted order, none at 0); null when a count would fall below 0
  * (`out` is not part of `counts`).
  */
 function shiftedCounts(counts: SiteCounts, out: SiteCounts, into: SiteCounts): SiteCounts | null {
