@@ -195,14 +195,30 @@ export function recordId(repo: string, errorType: string, pattern: string): stri
 }
 
 /** The lines of a text, without their ends; a final line end starts no further line. */
-function splitLines(text: string): string[] {
+export function splitLines(text: string): string[] {
   const lines = text.split(/\r?\n/);
   if (lines.length > 1 && lines.at(-1) === "") lines.pop();
   return lines;
 }
 
+/**
+ * `excerptOfLines(splitLines(text), line, context)` without splitting the whole text: `starts`
+ * are the offsets where its lines start (after each line feed, 0 first). Pure.
+ */
+export function excerptOfText(text: string, starts: readonly number[], line: number, context: number): Excerpt {
+  // Note: a final line feed starts no further line (`splitLines`).
+  const count = starts.length > 1 && starts.at(-1) === text.length ? starts.length - 1 : starts.length;
+  const start = Math.max(1, line - context);
+  const end = Math.min(count, line + context);
+  // The last line's end: before its line feed (and a carriage return before that), or the text's end.
+  let to = end < starts.length ? starts[end]! - 1 : text.length;
+  if (end < starts.length && text.charCodeAt(to - 1) === 13) to--;
+  const code = text.slice(starts[start - 1], to);
+  return { code: code.includes("\r") ? code.replace(/\r\n/g, "\n") : code, start, end };
+}
+
 /** Lines `line - context … line + context` of a file's lines, clipped to the file, joined by "\n". */
-function excerptOfLines(lines: readonly string[], line: number, context: number): Excerpt {
+export function excerptOfLines(lines: readonly string[], line: number, context: number): Excerpt {
   const start = Math.max(1, line - context);
   const end = Math.min(lines.length, line + context);
   return { code: lines.slice(start - 1, end).join("\n"), start, end };

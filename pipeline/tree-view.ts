@@ -319,7 +319,7 @@ function firstAtOrAfter(values: readonly number[], value: number): number {
 }
 
 /** Offsets where lines start: 0 and each offset right after a line feed. */
-function lineStartsOf(text: string): number[] {
+export function lineStartsOf(text: string): number[] {
   const starts = [0];
   for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
   return starts;

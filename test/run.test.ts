@@ -3,15 +3,17 @@
  * it writes are compared with fixtures/burnlike/expected.json, written from reading the tree.
  */
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { before, describe, it } from "node:test";
+import { excerptOfLines, excerptOfText, splitLines } from "../pipeline/build.js";
 import { PipelineError } from "../pipeline/errors.js";
 import { run } from "../pipeline/run.js";
 import type { Envelope, Manifest, VersionsIndex } from "../pipeline/schema-types.generated.js";
+import { lineStartsOf } from "../pipeline/tree-view.js";
 import { readVersion } from "../pipeline/write.js";
 import { writeConfig } from "./helpers/config.js";
-import { fixture, makeRepo } from "./helpers/git.js";
+import { fixture, makeRepo, tempDir } from "./helpers/git.js";
 
 interface Expected {
   records: { message: string; pattern?: string; at: string; excerpt: [number, number]; occurrences: string[]; seen?: string[] }[];
@@ -143,5 +145,43 @@ describe("run on bad input", () => {
       assert.match(error.message, new RegExp(`${missing} is not in ${repo.dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
       return true;
     });
+  });
+});
+
+describe("excerpts cut at extraction", () => {
+  it("are the lines splitting the whole text gives, whatever the line ends", () => {
+    let seed = 11;
+    const next = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const pieces = ["a", "fn x() {}", "\n", "\r\n", "\r", "\r\r\n", "é", "\n\n", " "];
+    let cases = 0;
+    for (let k = 0; k < 3000; k++) {
+      const text = Array.from({ length: Math.floor(next() * 40) }, () => pieces[Math.floor(next() * pieces.length)]).join("");
+      const lines = splitLines(text);
+      const starts = lineStartsOf(text);
+      for (let line = 1; line <= lines.length; line++) {
+        for (const context of [0, 1, 3]) {
+          assert.deepEqual(excerptOfText(text, starts, line, context), excerptOfLines(lines, line, context), `${JSON.stringify(text)} line ${line} context ${context}`);
+          cases++;
+        }
+      }
+    }
+    assert.ok(cases > 20000, `${cases} cases`);
+  });
+
+  it("give the records of a file with CRLF line ends the excerpts of its lines", async () => {
+    const tree = tempDir("error-catalog-crlf-");
+    mkdirSync(path.join(tree, "src"));
+    const body = Array.from({ length: 60 }, (_, i) => (i % 20 === 5 ? `    panic!("step ${i} failed");` : `    let v${i} = ${i};\r`));
+    const text = `pub fn run() {\r\n${body.join("\r\n")}\r\n}\r\n`;
+    writeFileSync(path.join(tree, "src", "lib.rs"), text);
+    const repo = makeRepo([tree]);
+    const result = await run({ configPath: writeConfig(repo.dir, repo.shas[0]!), now: () => NOW });
+    const { envelopes } = await readVersion(result.dir);
+    assert.equal(envelopes.length, 3);
+    const lines = text.split(/\r?\n/).slice(0, -1);
+    for (const { record } of envelopes) {
+      assert.equal(record.sourceCode, lines.slice(record.sourceCodeStart - 1, record.sourceCodeEnd).join("\n"), `line ${record.lineNumber}`);
+      assert.ok(record.sourceCode.includes("\r"), "a lone carriage return stays");
+    }
   });
 });
