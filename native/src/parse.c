@@ -8,6 +8,9 @@
  * (-1 for none), and meta: the symbol (bits 0-15), the field the node fills in its parent (bits
  * 16-23), named (bit 24), missing (bit 25).
  */
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE /* SCHED_BATCH */
+#endif
 #include <node_api.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +21,9 @@
 #include "layout.h"
 #ifndef _WIN32
 #include <sys/mman.h>
+#endif
+#ifdef __linux__
+#include <sched.h>
 #endif
 
 #define COLUMNS 6
@@ -150,9 +156,26 @@ done:
   job->capacity = count;
 }
 
+/*
+ * Where the system allows it, a thread of the pool that parses is scheduled as a batch thread:
+ * one that the calling thread wakes does not take its core from it at once. On a busy two-core
+ * machine it did, and each `parse` call then waited for a parse (339 calls on burn: 35–50 ms of
+ * the JavaScript thread's time, against 14 ms).
+ */
+static void as_batch_thread(void) {
+#ifdef __linux__
+  static _Thread_local int done = 0;
+  if (done) return;
+  done = 1;
+  struct sched_param param = {0};
+  sched_setscheduler(0, SCHED_BATCH, &param);
+#endif
+}
+
 static void execute(napi_env env, void *data) {
   (void)env;
   Job *job = data;
+  as_batch_thread();
   TSParser *parser = ts_parser_new();
   if (!ts_parser_set_language(parser, job->language)) {
     job->failure = "incompatible language version";
