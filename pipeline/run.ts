@@ -18,6 +18,7 @@ import { applyTestModules, EXTRACTOR_VERSION } from "./extract.js";
 import { startPool } from "./extract-pool.js";
 import { diffDatasets } from "./diff.js";
 import { fetchRepo } from "./fetch.js";
+import { composePattern } from "./message.js";
 import { packageRoot } from "./paths.js";
 import { type BlobReader, listFiles, openBlobReader, type TreeEntry } from "./read.js";
 import type { AnalysisCounts, Config, Diff, Envelope, Manifest, ManifestCounts, ReasonCounts, SiteKind, SkipReason, Target, VersionEntry } from "./schema-types.generated.js";
@@ -345,8 +346,8 @@ interface Extraction {
   /** Files taken from the cache. */
   readonly reused: number;
   /**
-   * The excerpts of the sites that took facts in this run (those a record's first site is among),
-   * by `<path>:<line>`, cut while their file's text was at hand.
+   * The excerpts of the first sites that took facts in this run, one per pattern (those that are
+   * the records' first sites), by `<path>:<line>`, cut while their file's text was at hand.
    */
   readonly excerpts: ReadonlyMap<string, Excerpt>;
 }
@@ -376,20 +377,26 @@ async function extractTree(
   //   164–170, 171–177 against 181–183 (3 runs each, in turns).
   if (misses.length >= LARGE_TREE_FILES) beforeLargeTree?.();
   const pool = startPool(threads ?? 1, { includeTestCode: cache.includeTestCode }, { log });
-  const excerpts = new Map<string, Excerpt>();
+  /** For each pattern, the first of its sites that took facts (in tree order) and its excerpt. */
+  const firsts = new Map<string, { readonly at: number; readonly line: number; readonly key: string; readonly excerpt: Excerpt }>();
   /**
-   * Keeps the excerpts of a file's sites that took facts, copied away from its text.
-   * Note: 1165 of burn's 6538 sites, 1.5 M characters, most of them the records' own excerpts; so
-   *   no file is read from git again for them (303 files of 5.7 MB for its 1037 records, whose
-   *   reading the run waited for: 705 against 746 ms, medians of 11 in turns).
+   * Keeps the excerpt of each pattern's first site that took facts, copied away from its file's
+   * text (`at`: the file's index in the tree): that site is its record's first, unless a
+   * declaration elsewhere makes it test code (its file is then read again).
+   * Note: 1037 excerpts of burn's 6538 sites, about 1.3 M characters, those of its records; so no
+   *   file is read from git again for them (303 files, 5.7 MB, whose reading the run waited for:
+   *   705 against 746 ms, medians of 11 in turns). One per pattern: 8 times burn has the same 1037.
    */
-  const keepExcerpts = (r: FileSites, text: string) => {
+  const keepExcerpts = (r: FileSites, text: string, at: number) => {
     let starts: number[] | undefined;
     for (const s of r.sites) {
-      if (s.facts == null) continue;
+      if (s.facts == null || s.runtime === null) continue;
+      const pattern = composePattern(s.runtime);
+      const known = firsts.get(pattern);
+      if (known !== undefined && (known.at < at || (known.at === at && known.line <= s.line))) continue;
       starts ??= lineStartsOf(text);
       const excerpt = excerptOfText(text, starts, s.line, contextLines);
-      excerpts.set(`${r.path}:${s.line}`, { ...excerpt, code: structuredClone(excerpt.code) });
+      firsts.set(pattern, { at, line: s.line, key: `${r.path}:${s.line}`, excerpt: { ...excerpt, code: structuredClone(excerpt.code) } });
     }
   };
   /** Results up to this index have gone to the writer. */
@@ -436,7 +443,7 @@ async function extractTree(
         .then((fresh) => {
           fresh.forEach((r, j) => {
             results[part[j]!] = r;
-            keepExcerpts(r, files[j]!.text);
+            keepExcerpts(r, files[j]!.text, part[j]!);
           });
           parsed += fresh.filter((r) => r.parsed).length;
         });
@@ -452,6 +459,7 @@ async function extractTree(
       handOver(last);
     }
     handOver(entries.length - 1);
+    const excerpts = new Map([...firsts.values()].map((f) => [f.key, f.excerpt]));
     return { all: () => results.map((r, i) => r ?? cache.entry(entries[i]!.path)!), fresh: misses.map((i) => results[i]!), parsed, reused, excerpts };
   } finally {
     await pool.close();
