@@ -25,16 +25,17 @@ export function jsonText(value: unknown): string {
 }
 
 /**
- * One envelope per line, in the order given, in parts of about 1 MB (so the dataset is never one
- * string: joining it would copy it once more). `carried` gives the line of an envelope that
- * need not be serialised again (its bytes, without the line break), or null.
+ * One envelope per line, in the order given, as UTF-8 in parts of about 1 MB (so the dataset is
+ * never one string: joining it would copy it once more). `carried` gives the line of an envelope
+ * that need not be serialised again (its bytes, without the line break), or null.
+ * Note: each part is encoded once, here: hashing and writing a string would each encode it.
  */
-export function* jsonlParts(envelopes: readonly Envelope[], carried: (e: Envelope) => Buffer | null = () => null): Generator<string | Buffer> {
+export function* jsonlParts(envelopes: readonly Envelope[], carried: (e: Envelope) => Buffer | null = () => null): Generator<Buffer> {
   let lines: (string | Buffer)[] = [];
   let length = 0;
   let bytes = false;
-  /** The lines so far as one part: a string when all are text. */
-  const part = () => (bytes ? Buffer.concat(lines.map((l) => (typeof l === "string" ? Buffer.from(l) : l))) : lines.join(""));
+  /** The lines so far as one part. */
+  const part = () => (bytes ? Buffer.concat(lines.map((l) => (typeof l === "string" ? Buffer.from(l) : l))) : Buffer.from(lines.join("")));
   for (const e of envelopes) {
     const line = carried(e);
     if (line === null) {
