@@ -71,7 +71,7 @@ export function buildEnvelopes(input: BuildInput): Envelope[] {
     const id = recordId(input.repo, "panic", pattern);
     const before = input.reuse?.(id, sites);
     if (before !== undefined) {
-      envelopes.push(rebased(before, input));
+      envelopes.push(atCommit(before, input));
       continue;
     }
     const excerpt = input.excerptAt?.(first.path, first.line) ?? excerptOfLines(linesOf(first.path), first.line, input.contextLines);
@@ -125,8 +125,9 @@ export function buildEnvelopes(input: BuildInput): Envelope[] {
  * A previous version's envelope at the new commit: what build writes from the commit (the links,
  * `analyzedSha`, `datasetVersion`) is written again, everything else is kept, facts, analysis and
  * times included (the analyze stage checks the same-function records it was analysed with).
+ * Note: the commit stands only in the texts `commitMarks` lists; carry.ts rebases bytes by them.
  */
-function rebased(before: Envelope, input: BuildInput): Envelope {
+function atCommit(before: Envelope, input: BuildInput): Envelope {
   const r = before.record;
   return {
     ...before,
@@ -222,6 +223,14 @@ export function excerptOfLines(lines: readonly string[], line: number, context: 
   const start = Math.max(1, line - context);
   const end = Math.min(lines.length, line + context);
   return { code: lines.slice(start - 1, end).join("\n"), start, end };
+}
+
+/**
+ * The texts in which an envelope's JSON holds the commit `sha`: its links (`permalink`) and
+ * `analyzedSha`. Nothing else an envelope holds is made from the commit.
+ */
+export function commitMarks(sha: string): [string, string] {
+  return [`/blob/${sha}/`, `"analyzedSha":"${sha}"`];
 }
 
 /** `https://github.com/<repo>/blob/<sha>/<path>#L<start>[-L<end>]`. */

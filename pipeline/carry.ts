@@ -1,75 +1,59 @@
 /**
- * A version in which no record changed, written from the previous version's bytes, and the lines
- * of the records that did not change in one where others did. Pure.
+ * Carrying out the carry plan (plan.ts): what a new version takes from the previous one. Pure.
  *
- * When every record's sites are the ones it had, in files whose blobs did not change, the build
- * and analyze stages give back each previous envelope with only the commit's values written
- * again (`rebased` in build.ts, the analysis carried whole): the commit in the links and in
- * `analyzedSha`, and the dataset version. Then records.jsonl is the previous file with those
- * values replaced, and reading, validating and writing a thousand envelopes again is skipped.
- * The bytes are taken only when their SHA-256 is the one the previous manifest recorded when
- * the file was written and validated; anything else goes the long way.
+ * A record taken from the previous version is its envelope with only the commit's values written
+ * again (`atCommit` in build.ts): the commit in its links and in `analyzedSha`, and the dataset
+ * version. Its bytes are then the previous line with those values replaced, so reading,
+ * validating and writing the envelope again is skipped. The previous version's files were checked
+ * when read (previous.ts); the replacement is made only where build.ts says the commit stands
+ * (`commitMarks`), and only in records that hold the commit nowhere else (`rebasable`), so a field
+ * that comes to hold the commit for another reason turns the byte carry off, visibly (the plan's
+ * reason in the manifest), instead of being rewritten.
  */
-import { createHash } from "node:crypto";
-import type { Manifest } from "./schema-types.generated.js";
+import { commitMarks, type Excerpt } from "./build.js";
+import type { Envelope } from "./schema-types.generated.js";
+import type { Site } from "./types.js";
 
-/** The new version's commit and dataset version. */
-export interface Rebase {
+/** The commit and dataset version of a version: the values a record takes from it. */
+export interface Stamp {
   readonly sha: string;
   readonly datasetVersion: string;
 }
 
-/**
- * The previous records.jsonl (`bytes`, of the version `previous` describes) with its commit and
- * dataset version replaced by `to`'s; null when the bytes are not the ones the manifest
- * recorded, or do not hold the previous commit exactly where the records put it: once per
- * record in `analyzedSha` and in its link, once per occurrence (`occurrences` in all) in its link.
- * Note: both values are ASCII and of one length (40 hex digits; `toISOString`'s 24 characters),
- * so a copy of the bytes is overwritten where they stand; a multi-byte character is never
- * touched, and the two cannot overlap (a run of hex digits never crosses the quotes around a
- * time). Another length would mean another format: the long way.
- */
-export function rebasedRecords(bytes: Buffer, previous: Manifest, records: number, occurrences: number, to: Rebase): Buffer | null {
-  const swaps = swapsOf(previous, to);
-  return swaps !== null && recorded(bytes, previous) ? rebased(bytes, swaps, records, occurrences) : null;
+/** True when the records' bytes hold the commit `sha` only where `commitMarks` put it. */
+export function rebasable(bytes: Buffer, sha: string): boolean {
+  const marked = commitMarks(sha).reduce((n, mark) => n + offsetsOf(bytes, Buffer.from(mark)).length, 0);
+  return marked === offsetsOf(bytes, Buffer.from(sha)).length;
 }
 
 /**
- * When only some records changed: a line of the previous records.jsonl (`bytes`) rebased as
- * `rebasedRecords` rebases the whole file (one record with `occurrences` occurrences), for a
- * record whose envelope is the previous one with the commit's values written again; null when
- * the line does not hold them where the record puts them. Null itself when the bytes are not
- * the ones the manifest recorded.
+ * Records' bytes (a whole records.jsonl, or one line of it) stamped `from`, with `to`'s commit and
+ * dataset version in place of `from`'s. Callers check `rebasable` first.
  */
-export function rebasedLines(bytes: Buffer, previous: Manifest, to: Rebase): ((line: Buffer, occurrences: number) => Buffer | null) | null {
-  const swaps = swapsOf(previous, to);
-  return swaps !== null && recorded(bytes, previous) ? (line, occurrences) => rebased(line, swaps, 1, occurrences) : null;
-}
-
-/** True when `bytes` are the records.jsonl whose SHA-256 the manifest recorded. */
-function recorded(bytes: Buffer, previous: Manifest): boolean {
-  return previous.recordsSha256 !== undefined && createHash("sha256").update(bytes).digest("hex") === previous.recordsSha256;
-}
-
-/** What is replaced, by what: the commit, then the dataset version; null when the lengths differ (another format). */
-function swapsOf(previous: Manifest, to: Rebase): [Buffer, Buffer][] | null {
-  const swaps: [Buffer, Buffer][] = [
-    [Buffer.from(previous.sha), Buffer.from(to.sha)],
-    [Buffer.from(`"datasetVersion":${JSON.stringify(previous.datasetVersion)}`), Buffer.from(`"datasetVersion":${JSON.stringify(to.datasetVersion)}`)],
+export function rebased(bytes: Buffer, from: Stamp, to: Stamp): Buffer {
+  const swaps: [string, string][] = [
+    ...commitMarks(from.sha).map((mark, k): [string, string] => [mark, commitMarks(to.sha)[k]!]),
+    [`"datasetVersion":${JSON.stringify(from.datasetVersion)}`, `"datasetVersion":${JSON.stringify(to.datasetVersion)}`],
   ];
-  return swaps.some(([from, into]) => from.length !== into.length) ? null : swaps;
+  let out = bytes;
+  for (const [mark, into] of swaps) out = replaced(out, Buffer.from(mark), Buffer.from(into));
+  return out;
 }
 
-/** A copy of `bytes` (lines of `records` records) with `swaps` made, or null when they do not stand where expected. */
-function rebased(bytes: Buffer, swaps: readonly [Buffer, Buffer][], records: number, occurrences: number): Buffer | null {
-  const expected = [2 * records + occurrences, records];
-  const found = swaps.map(([needle]) => offsetsOf(bytes, needle));
-  if (found.some((offsets, k) => offsets.length !== expected[k])) return null;
-  const out = Buffer.from(bytes);
-  found.forEach((offsets, k) => {
-    for (const at of offsets) swaps[k]![1].copy(out, at);
-  });
-  return out;
+/** `bytes` with every occurrence of `needle` replaced by `into` (a copy; `bytes` itself when there is none). */
+function replaced(bytes: Buffer, needle: Buffer, into: Buffer): Buffer {
+  const offsets = offsetsOf(bytes, needle);
+  if (offsets.length === 0) return bytes;
+  if (needle.length === into.length) {
+    const out = Buffer.from(bytes);
+    for (const at of offsets) into.copy(out, at);
+    return out;
+  }
+  const parts: Buffer[] = [];
+  let last = 0;
+  for (const at of offsets) parts.push(bytes.subarray(last, at), into), (last = at + needle.length);
+  parts.push(bytes.subarray(last));
+  return Buffer.concat(parts);
 }
 
 /** Where `needle` occurs in `bytes`, left to right, without overlaps. */
@@ -77,4 +61,54 @@ function offsetsOf(bytes: Buffer, needle: Buffer): number[] {
   const out: number[] = [];
   for (let i = bytes.indexOf(needle); i >= 0; i = bytes.indexOf(needle, i + needle.length)) out.push(i);
   return out;
+}
+
+/**
+ * The excerpts known without reading: in a file whose blob did not change, a previous record's
+ * at its line (`unchanged`: the plan's).
+ */
+export function carriedExcerpts(previous: ReadonlyMap<string, Envelope>, unchanged: ReadonlySet<string>): (path: string, line: number) => Excerpt | undefined {
+  const kept = new Map<string, Excerpt>();
+  if (unchanged.size > 0) {
+    for (const { record: r } of previous.values()) if (unchanged.has(r.filePath)) kept.set(`${r.filePath}:${r.lineNumber}`, { code: r.sourceCode, start: r.sourceCodeStart, end: r.sourceCodeEnd });
+  }
+  return (p, line) => kept.get(`${p}:${line}`);
+}
+
+/**
+ * The previous envelope of a record whose sites are the ones it had (same places, kinds and
+ * contexts, in order), all in files whose blob did not change: its first site's facts are then
+ * the ones it was analysed with. Undefined when no file is unchanged.
+ */
+export function reusedFrom(previous: ReadonlyMap<string, Envelope>, unchanged: ReadonlySet<string>): ((id: string, sites: readonly Site[]) => Envelope | undefined) | undefined {
+  if (unchanged.size === 0) return undefined;
+  return (id, sites) => {
+    const before = previous.get(id);
+    if (before?.facts === undefined || before.occurrences.length !== sites.length || before.record.errorMessage !== (sites[0]!.message ?? "")) return undefined;
+    const same = sites.every((s, k) => {
+      const o = before.occurrences[k]!;
+      return unchanged.has(s.path) && o.filePath === s.path && o.lineNumber === s.line && o.kind === s.kind && o.context === s.context;
+    });
+    return same ? before : undefined;
+  };
+}
+
+/**
+ * The line of records.jsonl an envelope takes from the previous version: when it is the previous
+ * envelope with only the commit's values written again, taken whole (`reusedFrom`; its facts are
+ * that very object, as the analysis carried it over) with the related ids it had, that line
+ * rebased; null for any other envelope, and for one whose line holds the commit elsewhere.
+ */
+export function unchangedLines(previous: ReadonlyMap<string, Envelope>, lineOf: (e: Envelope) => Buffer | undefined, from: Stamp, to: Stamp): (e: Envelope) => Buffer | null {
+  return (e) => {
+    const b = previous.get(e.record.id);
+    if (b === undefined || e.facts === undefined || e.facts !== b.facts || !sameIds(e.relatedIds, b.relatedIds)) return null;
+    const line = lineOf(b);
+    return line === undefined || !rebasable(line, from.sha) ? null : rebased(line, from, to);
+  };
+}
+
+function sameIds(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.length === b.length && a.every((id, i) => id === b[i]);
 }

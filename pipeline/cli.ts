@@ -7,7 +7,9 @@ import { setFlagsFromString } from "node:v8";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { exitCode, formatError, PipelineError } from "./errors.js";
 import { loadDataset, matchRecords, panicMessage, readAll, renderMatches } from "./match.js";
-import { PIPELINE_VERSION, diffVersions, run, validateDataset } from "./run.js";
+import { diffVersions } from "./commands/diff.js";
+import { validateDataset } from "./commands/validate.js";
+import { PIPELINE_VERSION, run } from "./run.js";
 import { hasDifferences, renderMarkdown } from "./diff.js";
 import { pin } from "./pin.js";
 

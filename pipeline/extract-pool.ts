@@ -2,12 +2,22 @@
  * Extraction over many files, on one or more threads: the calling thread, and from two threads on
  * parse threads (workers) beside it. The result is the same, in the same order, whatever the
  * number of threads: each file's sites depend on its text alone.
+ *
+ * `extractTree` schedules a whole tree: blobs streamed from git in parts, the cache's entries
+ * taken where path and blob match, each fresh result handed to the cache writer in tree order.
  */
 import { type ResourceLimits, Worker } from "node:worker_threads";
+import { type Excerpt, excerptOfText } from "./build.js";
+import { type CacheWriter, cached, type ExtractCache } from "./cache.js";
+import { inCatalogue } from "./counts.js";
+import { PipelineError } from "./errors.js";
+import { composePattern } from "./message.js";
+import type { BlobReader, TreeEntry } from "./read.js";
+import { lineStartsOf } from "./tree-view.js";
 import { candidateHits, type ExtractOptions, type Extraction, extractFile, extractUnparsed, LIBRARY_ONLY, startFile } from "./extract.js";
 import type { Hit } from "./layout.js";
 import type { Batch, BatchResult } from "./extract-worker.js";
-import type { FileSites } from "./types.js";
+import type { FileSites, Site } from "./types.js";
 
 type FileInput = Batch["files"][number];
 
@@ -17,7 +27,7 @@ export interface ExtractPool {
    * The sites of every file, in the order given; `progress` gets the number of these files done.
    * Calls may overlap: their batches share one queue, so the threads never wait between calls.
    * Note: a result extracted on the calling thread may hold slices of its file's text (a
-   * thread's answer is a copy): what is kept after the text should be copied (`keptOf` in run.ts).
+   * thread's answer is a copy): what is kept after the text should be copied (`keptOf`).
    */
   extract(files: readonly FileInput[], progress?: (done: number) => void): Promise<FileSites[]>;
   /** Stops the threads. */
@@ -253,4 +263,209 @@ function beside(threads: number, options: ExtractOptions, heap: ResourceLimits, 
       await Promise.all([...workers].map((w) => w.terminate()));
     },
   };
+}
+
+/** How `extractTree` runs. */
+export interface TreeOptions {
+  /** Threads to extract on (`startPool`); default 1. */
+  readonly threads?: number;
+  /** Progress of the files done, for a bar. */
+  readonly progress?: (stage: string, done: number, total: number) => void;
+  /** Called once before extracting a tree of `LARGE_TREE_FILES` files or more. */
+  readonly beforeLargeTree?: () => void;
+  readonly log: (line: string) => void;
+  /** Lines of source kept on each side of an excerpt. */
+  readonly contextLines: number;
+}
+
+/** From how many files to extract on, a tree is large (`TreeOptions.beforeLargeTree`). */
+export const LARGE_TREE_FILES = 3072;
+
+/** How many files' texts are read from git at a time. */
+const PART_FILES = 128;
+
+/** What extraction of a whole tree gave, and how much of it came from the cache. */
+export interface TreeExtraction {
+  /** Per-file sites before `applyTestModules`, in tree order; without facts when `writer` has them. The cache's entries are read here. */
+  all(): FileSites[];
+  /** Those of the files extracted in this run (not in the cache), in tree order. */
+  readonly fresh: readonly FileSites[];
+  /** Files parsed with tree-sitter in this run. */
+  readonly parsed: number;
+  /** Files taken from the cache. */
+  readonly reused: number;
+  /**
+   * The excerpts of the first sites that took facts in this run, one per pattern (those that are
+   * the records' first sites), by `<path>:<line>`, cut while their file's text was at hand.
+   */
+  readonly excerpts: ReadonlyMap<string, Excerpt>;
+}
+
+/**
+ * Extracts every file, taking what it can from `cache` (path and blob must match) and sending
+ * the rest to the parse threads. Blobs are streamed from `reader` in parts, so only a part's
+ * texts are in memory at a time; each result goes to the cache `writer` in tree order as soon as
+ * it and the files before it are done, and is kept without its facts (null writer: kept whole).
+ */
+export async function extractTree(
+  entries: readonly TreeEntry[],
+  cache: ExtractCache,
+  writer: CacheWriter | null,
+  reader: BlobReader,
+  { threads, progress, beforeLargeTree, log, contextLines }: TreeOptions,
+): Promise<TreeExtraction> {
+  // Note: an entry of the cache is read when the run asks for all files' sites (`all`), if ever.
+  const results: (FileSites | null)[] = entries.map(() => null);
+  const misses = entries.flatMap((e, i) => (cached(cache, e) ? [] : [i]));
+  const fresh = new Set(misses);
+  const reused = entries.length - misses.length;
+  // Note: by default the calling thread extracts every file, with tree-sitter's parse on libuv's
+  //   thread pool beside it: a parse thread (a worker) costs its own start and JIT warm-up and
+  //   competes with that pool for the second core. 4 and 8 times burn: 1.88–1.94 s against
+  //   1.99–2.17 s on two threads, 3.30–3.57 s against 3.61–3.77 s, and 154–162 MiB against
+  //   164–170, 171–177 against 181–183 (3 runs each, in turns).
+  if (misses.length >= LARGE_TREE_FILES) beforeLargeTree?.();
+  const pool = startPool(threads ?? 1, { includeTestCode: cache.includeTestCode }, { log });
+  /** For each pattern, the first of its sites that took facts (in tree order) and its excerpt. */
+  const firsts = new Map<string, { readonly at: number; readonly line: number; readonly key: string; readonly excerpt: Excerpt }>();
+  /**
+   * Keeps the excerpt of each pattern's first site that took facts, copied away from its file's
+   * text (`at`: the file's index in the tree): that site is its record's first, unless a
+   * declaration elsewhere makes it test code (its file is then read again).
+   * Note: 1042 excerpts for burn's 6538 sites, 1.38 M characters, its 1037 records' among them;
+   *   so no file is read from git again for them (303 files, 5.7 MB, whose reading the run waited
+   *   for: 705 against 746 ms, medians of 11 in turns). One per pattern: 8 times burn keeps as many.
+   */
+  const keepExcerpts = (r: FileSites, text: string, at: number) => {
+    let starts: number[] | undefined;
+    for (const s of r.sites) {
+      if (s.facts == null || s.runtime === null) continue;
+      const pattern = composePattern(s.runtime);
+      const known = firsts.get(pattern);
+      if (known !== undefined && (known.at < at || (known.at === at && known.line <= s.line))) continue;
+      starts ??= lineStartsOf(text);
+      const excerpt = excerptOfText(text, starts, s.line, contextLines);
+      firsts.set(pattern, { at, line: s.line, key: `${r.path}:${s.line}`, excerpt: { ...excerpt, code: structuredClone(excerpt.code) } });
+    }
+  };
+  /** Results up to this index have gone to the writer. */
+  let next = 0;
+  const handOver = (through: number) => {
+    for (; next <= through; next++) {
+      if (!fresh.has(next)) {
+        // Note: an entry taken from the cache is written as it was read.
+        writer?.carry(entries[next]!.path, cache.lines.get(entries[next]!.path)!);
+        continue;
+      }
+      const r = results[next]!;
+      if (writer === null) {
+        // Note: kept whole, so copied away from the file's text (`ExtractPool.extract`).
+        results[next] = structuredClone(r);
+        continue;
+      }
+      // Note: a fresh one is kept without what the run does not need.
+      writer.add(r);
+      results[next] = { ...r, sites: r.sites.map((s) => keptOf(s, cache.includeTestCode, r.path)) };
+    }
+  };
+  try {
+    let done = reused;
+    let parsed = 0;
+    // Note: parts are read from git one after another, the next asked for as soon as one arrives,
+    // and handed to the threads at once; at most three parts' texts are alive, so memory does not
+    // grow with the size of the tree.
+    const inFlight: { readonly last: number; readonly done: Promise<void> }[] = [];
+    const readPart = (k: number) => (k < misses.length ? reader.read(misses.slice(k, k + PART_FILES).map((i) => entries[i]!.blob)) : Promise.resolve([]));
+    let nextTexts = readPart(0);
+    for (let k = 0; k < misses.length; k += PART_FILES) {
+      const part = misses.slice(k, k + PART_FILES);
+      const texts = await nextTexts;
+      nextTexts = readPart(k + PART_FILES);
+      const files = part.map((i, j) => ({ ...entries[i]!, text: texts[j]! }));
+      let reported = 0;
+      const extracting = pool
+        .extract(files, (n) => {
+          done += n - reported;
+          reported = n;
+          progress?.("extract", done, entries.length);
+        })
+        .then((fresh) => {
+          fresh.forEach((r, j) => {
+            results[part[j]!] = r;
+            keepExcerpts(r, files[j]!.text, part[j]!);
+          });
+          parsed += fresh.filter((r) => r.parsed).length;
+        });
+      inFlight.push({ last: part.at(-1)!, done: extracting });
+      if (inFlight.length >= 2) {
+        const oldest = inFlight.shift()!;
+        await oldest.done;
+        handOver(oldest.last);
+      }
+    }
+    for (const { last, done: extracting } of inFlight) {
+      await extracting;
+      handOver(last);
+    }
+    handOver(entries.length - 1);
+    const excerpts = new Map([...firsts.values()].map((f) => [f.key, f.excerpt]));
+    return { all: () => results.map((r, i) => r ?? cache.entry(entries[i]!.path)!), fresh: misses.map((i) => results[i]!), parsed, reused, excerpts };
+  } finally {
+    await pool.close();
+  }
+}
+
+/**
+ * What the run keeps of a site of the file at `path` once the cache file has it whole: no facts (a
+ * record's first site gets its facts back from the file), and for a site that can never be
+ * catalogued (test, bench or example code, unless catalogued), only what the counts read: its
+ * message and runtime parts go.
+ * Note: most sites are test code; so memory grows with the tree by a small object per site. Its
+ * strings are shared: a site copied from a thread has copies of its own of its kind, path and
+ * context. Its message and runtime parts are copied, as they may be slices of the file's text.
+ */
+function keptOf(site: Site, includeTestCode: boolean, path: string): Site {
+  const { message, runtime } = inCatalogue(site, includeTestCode) && (site.message !== null || site.runtime !== null) ? structuredClone({ message: site.message, runtime: site.runtime }) : { message: null, runtime: null };
+  return {
+    kind: shared(site.kind),
+    path,
+    line: site.line,
+    column: site.column,
+    inTokenTree: site.inTokenTree,
+    context: shared(site.context),
+    message,
+    runtime,
+    skip: site.skip === null ? null : shared(site.skip),
+    facts: null,
+  };
+}
+
+/** One copy of each of the few words sites repeat (kinds, contexts, skip reasons). */
+const words = new Map<string, string>();
+function shared<T extends string>(word: T): T {
+  const known = words.get(word);
+  if (known !== undefined) return known as T;
+  words.set(word, word);
+  return word;
+}
+
+/**
+ * The records' groups of sites, each first site with its facts: read back from the cache file,
+ * where the run dropped them (sites extracted in this run; the analysis reads no others).
+ */
+export async function withFirstFacts(groups: ReadonlyMap<string, Site[]>, writer: CacheWriter, cacheFile: string): Promise<Map<string, Site[]>> {
+  const firsts = [...groups.values()].map((group) => group[0]!).filter((s) => s.facts == null);
+  if (firsts.length === 0) return new Map(groups);
+  const facts = await writer.factsOf(firsts).catch((error: Error) => {
+    throw new PipelineError("E_IO", `could not write the extraction cache ${cacheFile}, which holds the facts of this run's sites`, {
+      hint: "check that the cache folder is writable and the disk has room; earlier versions are untouched",
+      details: [error.message],
+    });
+  });
+  return new Map(
+    [...groups].map(([pattern, [first, ...rest]]) => {
+      const f = facts.get(first!);
+      return [pattern, f === undefined ? [first!, ...rest] : [{ ...first!, facts: f }, ...rest]];
+    }),
+  );
 }

@@ -427,8 +427,26 @@ export interface Manifest {
   counts: ManifestCounts;
   /** How the records' explanation fields were written; absent in datasets made before the analyze stage. */
   analysis?: AnalysisCounts;
-  /** The SHA-256 of the version's records.jsonl as written (64 lowercase hex digits): `error-catalog validate` checks it, and a run carries records over from a previous version byte for byte only when its file still has it. Absent in datasets made before it was recorded. */
+  /** What the run took from the previous version, as its carry plan decided, and why. Absent in datasets made before it was recorded. */
+  carry?: CarryPlan;
+  /** The SHA-256 of the version's records.jsonl as written (64 lowercase hex digits): `error-catalog validate` checks it, and a run takes nothing from a previous version whose file does not have it. Absent in datasets made before it was recorded. */
   recordsSha256?: string;
+}
+
+/** What a run reuses of the previous version. `whole`: no record changed, so records.jsonl is the previous one at the new commit; `partial`: records whose sites are where they were, in files whose blobs did not change, are taken with their analysis, and excerpts of such files are not read again; `none`: everything is built anew (the timestamps of unchanged content are kept in every mode). */
+export interface CarryPlan {
+  /** How much is taken: `whole`, `partial` or `none`. */
+  mode: "whole" | "partial" | "none";
+  /** The version taken from, or null when nothing is. */
+  from: string | null;
+  /** Why this mode, in a sentence. */
+  reason: string;
+  /** Files whose blob is the one they had in the previous version's tree. */
+  filesUnchanged: number;
+  /** Records taken from the previous version with only the commit's values written again. */
+  recordsTaken: number;
+  /** Records whose excerpt was taken from the previous version instead of read again. */
+  excerptsTaken: number;
 }
 
 /** Records per analyzer: every record gets the static fields; with a language model enabled, its answer (fresh or cached) replaces their prose, or the static fields stay when it fails. */

@@ -4,6 +4,7 @@
  * Validation returns a result; it throws only when a schema itself is missing or broken.
  */
 import type { ErrorObject } from "ajv/dist/2020.js";
+import type { Envelope, Manifest, VersionsIndex } from "./schema-types.generated.js";
 import * as validators from "./validators.generated.js";
 
 /** The outcome of a validation: the value (typed) or one readable line per problem. */
@@ -122,4 +123,22 @@ export function formatErrors(errors: readonly ErrorObject[], where: string): str
     if (!lines.includes(line)) lines.push(line);
   }
   return lines;
+}
+
+/**
+ * The problems of a version about to be written: every envelope but those `taken` as lines of the
+ * previous version (validated when it was written), the manifest, and the index with its entry.
+ */
+export function versionProblems(version: { readonly envelopes: readonly Envelope[]; readonly taken: ReadonlyMap<Envelope, unknown>; readonly manifest: Manifest }, index: VersionsIndex): string[] {
+  const errors: string[] = [];
+  version.envelopes.forEach((e, i) => {
+    if (version.taken.has(e)) return;
+    const r = validate("envelope.v2", e, `records.jsonl:${i + 1}`);
+    if (!r.ok) errors.push(...r.errors);
+  });
+  const m = validate("manifest", version.manifest, "manifest.json");
+  if (!m.ok) errors.push(...m.errors);
+  const v = validate("versions", index, "versions.json");
+  if (!v.ok) errors.push(...v.errors);
+  return errors;
 }

@@ -24,11 +24,12 @@ async function dataset(url: string, sha: string, threads: number, config = write
   };
 }
 
-/** The manifest without what differs by design between runs: parse counts, carried analyses, version and parent. */
+/** The manifest without what differs by design between runs: parse counts, carried analyses, the carry plan, version and parent. */
 function shape(m: Manifest): unknown {
   const { filesParsed: _p, filesReused: _r, ...counts } = m.counts;
   const { staticCarried: _c, ...analysis } = m.analysis ?? { static: 0, llm: 0, llmCached: 0, llmFailed: 0 };
-  return { ...m, counts, analysis, version: "", parentSha: null };
+  const { carry: _k, ...rest } = m;
+  return { ...rest, counts, analysis, version: "", parentSha: null };
 }
 
 describe("the same dataset whatever the threads and the cache", () => {

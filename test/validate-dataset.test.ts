@@ -8,7 +8,8 @@ import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { before, describe, test } from "node:test";
 import { packageRoot } from "../pipeline/paths.js";
-import { run, validateDataset } from "../pipeline/run.js";
+import { validateDataset } from "../pipeline/commands/validate.js";
+import { run } from "../pipeline/run.js";
 import { verifyVersion } from "../pipeline/verify.js";
 import { fixture, makeRepo, tempDir } from "./helpers/git.js";
 

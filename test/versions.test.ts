@@ -13,7 +13,8 @@ import { describe, test } from "node:test";
 import { analyzeWithCarry } from "../pipeline/analyze/index.js";
 import { buildEnvelopes, contentOf, sameContent } from "../pipeline/build.js";
 import { extractCachePath } from "../pipeline/cache.js";
-import { hashConfig, run, type RunOptions } from "../pipeline/run.js";
+import { run, type RunOptions } from "../pipeline/run.js";
+import { hashConfig } from "../pipeline/settings.js";
 import { verifyVersion } from "../pipeline/verify.js";
 import { jsonlParts } from "../pipeline/write.js";
 import type { CatalogRecord, Config, Envelope, Manifest, VersionsIndex } from "../pipeline/schema-types.generated.js";
@@ -141,32 +142,41 @@ describe("a version in which no record changed", () => {
     writeFileSync(ws.config, JSON.stringify({ ...data, targets: [{ ...data.targets[0]!, url: quiet.dir }] }));
     return ws;
   };
-  const logged = async (ws: { config: string }, sha: string, now: string) => {
-    const lines: string[] = [];
-    const result = await at(ws, sha, now, { log: (line) => lines.push(line) });
-    return { result, carried: lines.some((l) => /^no record changed since \d{4}-[0-9a-f]{12}: its \d+ records are carried over to the new commit$/.test(l)) };
+  /** A run and its carry plan, as its manifest records it. */
+  const planned = async (ws: { config: string }, sha: string, now: string, extra: Partial<RunOptions> = {}) => {
+    const result = await at(ws, sha, now, extra);
+    return { result, mode: manifest(result.dir).carry?.mode };
+  };
+  /** The manifest but its carry plan and the analyses it counts as carried (which differ by mode). */
+  const withoutPlan = (dir: string) => {
+    const { carry: _k, analysis, ...rest } = manifest(dir);
+    const { staticCarried: _c, ...counts } = analysis ?? { static: 0, llm: 0, llmCached: 0, llmFailed: 0 };
+    return { ...rest, analysis: counts, recordsSha256: "" };
   };
 
   test("is the previous records.jsonl with the commit's values replaced: the bytes building it gives", async () => {
     const short = space();
     const v1 = await at(short, Q1, T1);
-    const v2 = await logged(short, Q2, T2);
-    assert.ok(v2.carried, "the records were carried over as bytes");
-    // The long way: the same previous version without its hash.
-    const long = space();
-    await at(long, Q1, T1);
-    const { recordsSha256: _, ...unhashed } = manifest(path.join(long.repoOut, v1.version));
-    writeFileSync(path.join(long.repoOut, v1.version, "manifest.json"), `${JSON.stringify(unhashed, null, 2)}\n`);
-    const w2 = await logged(long, Q2, T2);
-    assert.ok(!w2.carried, "without the hash, the records are built and analysed");
-    for (const file of ["records.jsonl", "manifest.json"]) assert.equal(readFileSync(path.join(v2.result.dir, file), "utf8"), readFileSync(path.join(w2.result.dir, file), "utf8"), file);
+    const v2 = await planned(short, Q2, T2);
+    assert.equal(v2.mode, "whole", "the records were carried over as bytes");
+    // Q2 adds src/extra.rs, without a site, to the four files of history/2, whose five sites are five records.
+    assert.deepEqual(manifest(v2.result.dir).carry, { mode: "whole", from: v1.version, reason: "no file that changed holds a record's site or declares other test modules", filesUnchanged: 4, recordsTaken: 5, excerptsTaken: 5 });
+    // The long ways: the same previous version, the plan asked to take no more than unchanged records, or nothing.
+    for (const allow of ["partial", "none"] as const) {
+      const long = space();
+      await at(long, Q1, T1);
+      const w2 = await planned(long, Q2, T2, { carry: allow });
+      assert.equal(w2.mode, allow);
+      assert.equal(readFileSync(path.join(v2.result.dir, "records.jsonl"), "utf8"), readFileSync(path.join(w2.result.dir, "records.jsonl"), "utf8"), `records.jsonl, ${allow}`);
+      assert.deepEqual(withoutPlan(w2.result.dir), withoutPlan(v2.result.dir), `manifest.json, ${allow}`);
+    }
     const before = readFileSync(path.join(v1.dir, "records.jsonl"), "utf8");
     assert.equal(readFileSync(path.join(v2.result.dir, "records.jsonl"), "utf8"), before.replaceAll(Q1, Q2).replaceAll(`"datasetVersion":"${T1}"`, `"datasetVersion":"${T2}"`));
     assert.ok(records(v2.result.dir).length > 0);
     assert.deepEqual((await verifyVersion(v2.result.dir)).problems, []);
     // And again from a version that was itself carried over.
-    const v3 = await logged(short, quiet.shas[2]!, T3);
-    assert.ok(v3.carried);
+    const v3 = await planned(short, quiet.shas[2]!, T3);
+    assert.equal(v3.mode, "whole");
     assert.deepEqual((await verifyVersion(v3.result.dir)).problems, []);
     assert.equal(manifest(v3.result.dir).analysis?.staticCarried, records(v3.result.dir).length);
   });
@@ -184,15 +194,14 @@ describe("a version in which no record changed", () => {
     };
     const short = spaceOf();
     await at(short, testing.shas[0]!, T1);
-    const v2 = await logged(short, testing.shas[1]!, T2);
-    assert.ok(v2.carried, "the records were carried over as bytes");
+    const v2 = await planned(short, testing.shas[1]!, T2);
+    assert.equal(v2.mode, "whole", "the records were carried over as bytes");
     const long = spaceOf();
-    const w1 = await at(long, testing.shas[0]!, T1);
-    const { recordsSha256: _, ...unhashed } = manifest(w1.dir);
-    writeFileSync(path.join(w1.dir, "manifest.json"), `${JSON.stringify(unhashed, null, 2)}\n`);
-    const w2 = await logged(long, testing.shas[1]!, T2);
-    assert.ok(!w2.carried);
-    for (const file of ["records.jsonl", "manifest.json"]) assert.equal(readFileSync(path.join(v2.result.dir, file), "utf8"), readFileSync(path.join(w2.result.dir, file), "utf8"), file);
+    await at(long, testing.shas[0]!, T1);
+    const w2 = await planned(long, testing.shas[1]!, T2, { carry: "partial" });
+    assert.equal(w2.mode, "partial");
+    assert.equal(readFileSync(path.join(v2.result.dir, "records.jsonl"), "utf8"), readFileSync(path.join(w2.result.dir, "records.jsonl"), "utf8"));
+    assert.deepEqual(withoutPlan(w2.result.dir), withoutPlan(v2.result.dir));
     const counts = manifest(v2.result.dir).counts;
     assert.deepEqual([counts.sitesByContext.test, counts.sitesByKind.panic !== undefined, counts.sitesByKind.todo, counts.sitesByKind["debug-assert"]], [4, true, undefined, 1]);
   });
@@ -211,27 +220,29 @@ describe("a version in which no record changed", () => {
     const files = (dir: string) => records(dir).map((e) => e.record.filePath);
     const v1 = await at(ws, declaring.shas[0]!, T1);
     assert.deepEqual(files(v1.dir).filter((f) => f !== "src/table.rs").sort(), ["src/shape.rs", "src/shape.rs"]);
-    const v2 = await logged(ws, declaring.shas[1]!, T2);
-    assert.ok(!v2.carried, "the records were built again");
+    const v2 = await planned(ws, declaring.shas[1]!, T2);
+    assert.equal(v2.mode, "partial", "the records were built again");
     assert.deepEqual(files(v2.result.dir).filter((f) => f !== "src/table.rs").sort(), ["src/io.rs", "src/io.rs"]);
     assert.equal(records(v2.result.dir).length, records(v1.dir).length);
   });
 
-  test("a previous records.jsonl changed after it was written is not carried over as bytes", async () => {
+  test("a previous records.jsonl changed after it was written stops the run, which takes nothing from it", async () => {
     const ws = space();
     const v1 = await at(ws, Q1, T1);
     const file = path.join(v1.dir, "records.jsonl");
     // Still valid: one record's severity edited by hand.
     writeFileSync(file, readFileSync(file, "utf8").replace('"severity":"error"', '"severity":"warning"'));
-    const v2 = await logged(ws, Q2, T2);
-    assert.ok(!v2.carried);
-    assert.deepEqual((await verifyVersion(v2.result.dir)).problems, []);
+    const index = readFileSync(path.join(ws.repoOut, "versions.json"), "utf8");
+    await assert.rejects(at(ws, Q2, T2), (error: Error & { code?: string }) => error.code === "E_INPUT" && error.message.includes(file) && /SHA-256/.test(error.message));
+    assert.equal(readFileSync(path.join(ws.repoOut, "versions.json"), "utf8"), index, "nothing was written");
   });
 
   test("a record that changed makes the run build and analyse", async () => {
     const ws = workspace();
     await at(ws, SHA1, T1);
-    assert.ok(!(await logged(ws, SHA2, T2)).carried);
+    const v2 = await planned(ws, SHA2, T2);
+    assert.equal(v2.mode, "partial");
+    assert.match(manifest(v2.result.dir).carry!.reason, /changed holds a record's site/);
   });
 });
 
@@ -387,8 +398,8 @@ describe("regeneration at a new SHA", () => {
     // The same records as a run that builds every line.
     const fresh = await at(workspace(), SHA2, T2);
     assert.equal(normalised(after.join("\n").replaceAll('{ "record":', '{"record":')), normalised(readFileSync(path.join(fresh.dir, "records.jsonl"), "utf8").trimEnd()));
-    // Bytes the manifest did not record lend no line.
-    assert.ok((await spaced(false)).after.every((l) => l.startsWith('{"record":')));
+    // Bytes the manifest did not record lend nothing: the run stops.
+    await assert.rejects(spaced(false), (error: Error & { code?: string }) => error.code === "E_INPUT");
   });
 
   test("excerpts are carried over only from the tree the cache is of", async () => {
