@@ -5,15 +5,16 @@
  * extraction and renamed into place after a successful run); everything in between is plain data.
  *
  * Layout: one JSON Lines file per repository, `<cacheDir>/extract/<owner>+<name>.jsonl`: a first
- * line with the extractor version, the repository and the commit of the tree, then one line per
- * path of that tree, in tree order, each followed by a line of its sites' facts when any has
- * them (`[[line, column, kind, facts], …]`). Note: lines, so that neither saving nor loading
- * builds one string of the whole cache.
- * Note: facts are a third of the file and only a record's first site lends them; so loading
- * leaves the facts lines as bytes, which a run copies into the next cache and reads back only
- * where a record needs them (`factsOf`). And an entry's sites come last in its line: loading
- * reads what precedes them (`CacheHead`), and the sites of a file when they are first asked for
- * (`ExtractCache.entry`), so a run that needs the sites of the changed files only reads no others.
+ * line with the format, the extractor version, the repository and the commit of the tree; then
+ * per path of that tree, in tree order, a line of what extraction says of the file but its sites
+ * (`CacheHead`), a line of its sites (without facts), and when a site has facts a line of those
+ * (`[[line, column, kind, facts], …]`); last a line with the SHA-256 of every byte before it.
+ * Note: lines, so that neither saving nor loading builds one string of the whole cache.
+ * Note: loading checks the SHA-256 and parses only the heads. The sites of a file are parsed when
+ * first asked for (`ExtractCache.entry`), so a run that needs the sites of the changed files only
+ * reads no others; facts are a third of the file and only a record's first site lends them, so
+ * their lines stay bytes, which a run copies into the next cache and reads back only where a
+ * record needs them (`factsOf`).
  *
  * Note: an entry is used only when both the path and the blob id match. Sites carry their path
  * and a context derived from it (`tests/`, `benches/`, …), so the same blob under another path
@@ -23,6 +24,7 @@
  * Note: the cache keeps the entries of the newest tree only, so it stays the size of one tree;
  * going back to an older SHA parses again what differs.
  */
+import { createHash } from "node:crypto";
 import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { removeLeftovers } from "./leftovers.js";
@@ -39,15 +41,18 @@ export interface ExtractCache {
   readonly heads: ReadonlyMap<string, CacheHead>;
   /** What extraction found in the file at `path` (as `extractFile` returned it, before `applyTestModules`, without facts), read when first asked for; undefined when there is no entry. */
   entry(path: string): FileSites | undefined;
-  /** Each entry's lines as the file holds them (bytes: its line and its facts line, no final line end): an entry carried into the next cache is written as it was read. */
+  /** Each entry's lines as the file holds them (bytes: its head, sites and facts lines, no final line end): an entry carried into the next cache is written as it was read. */
   readonly lines: ReadonlyMap<string, Buffer>;
 }
 
 /** What an entry says of its file but its sites. */
 export type CacheHead = Omit<FileSites, "sites">;
 
+/** An entry's first line: its head, and whether a facts line follows its sites line. */
+type HeadLine = CacheHead & { readonly facts: boolean };
+
 /** The layout of the file (bumped when it changes: a file of another layout is not read). */
-const CACHE_FORMAT = 3;
+const CACHE_FORMAT = 4;
 
 /** The first line of the file. */
 interface CacheHeader {
@@ -87,24 +92,29 @@ export async function loadExtractCache(file: string, repo: string, extractorVers
     for (let start = 0; start < bytes.length; ) {
       const end = bytes.indexOf(10, start);
       const stop = end < 0 ? bytes.length : end;
-      if (stop > start) lines.push(bytes.subarray(start, stop));
+      lines.push(bytes.subarray(start, stop));
       start = stop + 1;
     }
     const header = JSON.parse(lines[0]?.toString("utf8") ?? "") as CacheHeader;
     if (header.format !== CACHE_FORMAT || header.extractorVersion !== extractorVersion || header.includeTestCode !== includeTestCode || header.repo !== repo) return { cache: empty, problem: null };
+    // The last line is the hash of what precedes it (a final line end starts no further line).
+    if (lines.at(-1)?.length === 0) lines.pop();
+    const trailer = lines.pop();
+    const hashed = trailer === undefined ? "" : (JSON.parse(trailer.toString("utf8")) as { sha256?: string }).sha256;
+    if (trailer === undefined || hashed !== createHash("sha256").update(bytes.subarray(0, trailer.byteOffset - bytes.byteOffset)).digest("hex")) throw new Error("its SHA-256 is not the one it records");
     const heads = new Map<string, CacheHead>();
     const raw = new Map<string, Buffer>();
-    let last: CacheHead | undefined;
-    for (const line of lines.slice(1)) {
-      if (line[0] === FACTS_LINE && last !== undefined) {
-        // An entry's facts: its bytes go with the entry's, unread.
-        const entryLine = raw.get(last.path)!;
-        raw.set(last.path, bytes.subarray(entryLine.byteOffset - bytes.byteOffset, line.byteOffset - bytes.byteOffset + line.length));
-        continue;
-      }
-      last = headOf(line);
-      heads.set(last.path, last);
-      raw.set(last.path, line);
+    const sitesLines = new Map<string, Buffer>();
+    const span = (first: Buffer, last: Buffer) => bytes.subarray(first.byteOffset - bytes.byteOffset, last.byteOffset - bytes.byteOffset + last.length);
+    for (let k = 1; k < lines.length; ) {
+      const { facts, ...head } = JSON.parse(lines[k]!.toString("utf8")) as HeadLine;
+      const sitesLine = lines[k + 1];
+      const last = facts ? lines[k + 2] : sitesLine;
+      if (sitesLine === undefined || last === undefined) throw new Error(`the entry of ${head.path} is cut short`);
+      heads.set(head.path, head);
+      sitesLines.set(head.path, sitesLine);
+      raw.set(head.path, span(lines[k]!, last));
+      k += facts ? 3 : 2;
     }
     const parsed = new Map<string, FileSites>();
     const entry = (path: string): FileSites | undefined => {
@@ -112,10 +122,7 @@ export async function loadExtractCache(file: string, repo: string, extractorVers
       if (known !== undefined) return known;
       const head = heads.get(path);
       if (head === undefined) return undefined;
-      const line = raw.get(path)!;
-      const eol = line.indexOf(10);
-      const sites = (JSON.parse((eol < 0 ? line : line.subarray(0, eol)).toString("utf8")) as FileSites).sites;
-      const whole: FileSites = { ...head, sites };
+      const whole: FileSites = { ...head, sites: JSON.parse(sitesLines.get(path)!.toString("utf8")) as Site[] };
       parsed.set(path, whole);
       return whole;
     };
@@ -128,19 +135,6 @@ export async function loadExtractCache(file: string, repo: string, extractorVers
 /** True when the cache has an entry of `file`: its path and blob match. */
 export function cached(cache: ExtractCache, file: { readonly path: string; readonly blob: string }): boolean {
   return cache.heads.get(file.path)?.blob === file.blob;
-}
-
-/** Where an entry's sites start: its line is `{…head…,"sites":[…]}`. */
-const SITES_KEY = Buffer.from(',"sites":');
-
-/**
- * The head of an entry's line: the JSON before its sites, which come last.
- * Note: `,"sites":` cannot stand inside the head's strings, where a quote is escaped.
- */
-function headOf(line: Buffer): CacheHead {
-  const at = line.indexOf(SITES_KEY);
-  if (at < 0) throw new Error("an entry without sites");
-  return JSON.parse(`${line.toString("utf8", 0, at)}}`) as CacheHead;
 }
 
 /**
@@ -171,17 +165,14 @@ export interface CacheWriter {
 
 const NEWLINE = Buffer.from("\n");
 
-/** A facts line starts with `[` (an entry with `{`). */
-const FACTS_LINE = 0x5b;
-
-/** The lines of one file's entry: the entry without facts, then its facts, when a site has any. */
+/** The lines of one file's entry: its head, its sites without facts, then their facts when a site has any. */
 function entryLines(result: FileSites): string {
   const facts: [number, number, string, SiteFacts][] = [];
   for (const s of result.sites) if (s.facts != null) facts.push([s.line, s.column, s.kind, s.facts]);
-  // Note: the sites last (`headOf`).
-  const head: CacheHead = { path: result.path, blob: result.blob, parseErrors: result.parseErrors, parsed: result.parsed, testModules: result.testModules };
-  const entry = JSON.stringify({ ...head, sites: facts.length === 0 ? result.sites : result.sites.map((s) => (s.facts == null ? s : { ...s, facts: null })) });
-  return facts.length === 0 ? entry : `${entry}\n${JSON.stringify(facts)}`;
+  const head: HeadLine = { path: result.path, blob: result.blob, parseErrors: result.parseErrors, parsed: result.parsed, testModules: result.testModules, facts: facts.length > 0 };
+  const lines = [JSON.stringify(head), JSON.stringify(facts.length === 0 ? result.sites : result.sites.map((s) => (s.facts == null ? s : { ...s, facts: null })))];
+  if (facts.length > 0) lines.push(JSON.stringify(facts));
+  return lines.join("\n");
 }
 
 /** At most how many bytes of the file `factsOf` reads at a time (unless one entry is longer). */
@@ -220,6 +211,7 @@ export async function openCacheWriter(file: string, header: { readonly repo: str
       parts.push(part);
     }
     if (texts.length > 0) parts.push(Buffer.from(texts.join(""), "utf8"));
+    if (!sealed) for (const part of parts) hash.update(part);
     const at = offset;
     offset += pendingBytes;
     (pending = []), (pendingBytes = 0);
@@ -232,8 +224,9 @@ export async function openCacheWriter(file: string, header: { readonly repo: str
   const append = (line: string | Buffer, filePath: string | null) => {
     const length = typeof line === "string" ? Buffer.byteLength(line, "utf8") : line.length;
     if (filePath !== null) {
-      // Note: a facts line follows the entry's first line break (an entry's JSON holds none).
-      const eol = typeof line === "string" ? line.indexOf("\n") : line.indexOf(10);
+      // Note: a facts line follows the entry's second line break (JSON text holds none).
+      const first = typeof line === "string" ? line.indexOf("\n") : line.indexOf(10);
+      const eol = first < 0 ? -1 : typeof line === "string" ? line.indexOf("\n", first + 1) : line.indexOf(10, first + 1);
       if (eol >= 0) {
         const skip = typeof line === "string" ? Buffer.byteLength(line.slice(0, eol + 1), "utf8") : eol + 1;
         where.set(filePath, { path: filePath, at: offset + pendingBytes + skip, length: length - skip });
@@ -242,6 +235,17 @@ export async function openCacheWriter(file: string, header: { readonly repo: str
     pending.push(line, typeof line === "string" ? "\n" : NEWLINE);
     pendingBytes += length + 1;
     if (pendingBytes >= 1 << 20) void flush();
+  };
+  /** The hash of every byte written so far; once `sealed`, the trailer holding it is written and nothing after. */
+  const hash = createHash("sha256");
+  let sealed = false;
+  /** Writes what is pending, then the trailer line with the hash of all before it. */
+  const seal = () => {
+    if (sealed) return writing;
+    void flush();
+    sealed = true;
+    append(JSON.stringify({ sha256: hash.digest("hex") }), null);
+    return flush();
   };
   const close = async () => {
     if (closed) return;
@@ -284,11 +288,11 @@ export async function openCacheWriter(file: string, header: { readonly repo: str
       return out;
     },
     sync() {
-      synced ??= flush().then(() => handle.sync());
+      synced ??= seal().then(() => handle.sync());
       return synced;
     },
     async commit() {
-      synced ??= flush().then(() => handle.sync());
+      synced ??= seal().then(() => handle.sync());
       await synced;
       await close();
       await rename(tmp, file);

@@ -4,10 +4,10 @@
  * entries, whatever their size.
  */
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { openCacheWriter } from "../pipeline/cache.js";
+import { loadExtractCache, openCacheWriter } from "../pipeline/cache.js";
 import type { FileSites, Site, SiteFacts } from "../pipeline/types.js";
 import { tempDir } from "./helpers/git.js";
 
@@ -39,6 +39,50 @@ describe("the cache writer", () => {
       assert.equal(read.size, asked.length - 2, "every site written, and no other");
       for (const s of asked.slice(0, -2)) assert.equal(read.get(s)?.callers[0], `${files.findIndex((f) => f.path === s.path)}:${s.line}`, `${s.path}:${s.line}`);
       await writer.discard();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the cache file", () => {
+  const written = async (dir: string) => {
+    const file = path.join(dir, "extract", "a+b.jsonl");
+    const writer = await openCacheWriter(file, { repo: "a/b", sha: "0".repeat(40), extractorVersion: 1, includeTestCode: false });
+    writer.add({ path: "src/a.rs", blob: "1".repeat(40), sites: [site("src/a.rs", 3, factsOf("a", 10)), site("src/a.rs", 7, null)], parseErrors: false, parsed: true, testModules: [] });
+    writer.add({ path: "src/b.rs", blob: "2".repeat(40), sites: [], parseErrors: true, parsed: true, testModules: ["tests"] });
+    await writer.commit();
+    return file;
+  };
+
+  test("loads back what was written: heads, sites without facts, the tree's commit", async () => {
+    const dir = tempDir();
+    try {
+      const { cache, problem } = await loadExtractCache(await written(dir), "a/b", 1);
+      assert.equal(problem, null);
+      assert.equal(cache.sha, "0".repeat(40));
+      assert.deepEqual([...cache.heads.keys()], ["src/a.rs", "src/b.rs"]);
+      assert.deepEqual(cache.heads.get("src/b.rs"), { path: "src/b.rs", blob: "2".repeat(40), parseErrors: true, parsed: true, testModules: ["tests"] });
+      assert.deepEqual(cache.entry("src/a.rs")?.sites.map((s) => [s.line, s.facts]), [[3, null], [7, null]]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("an entry edited after it was written, or a file cut short, is not used: the cache loads empty and says why", async () => {
+    const dir = tempDir();
+    try {
+      const file = await written(dir);
+      const text = readFileSync(file, "utf8");
+      // Still valid JSON, and the blob still matches: only the hash tells.
+      writeFileSync(file, text.replace('"line":7', '"line":8'));
+      const edited = await loadExtractCache(file, "a/b", 1);
+      assert.equal(edited.cache.heads.size, 0);
+      assert.match(edited.problem ?? "", /damaged extraction cache .*SHA-256/);
+      writeFileSync(file, text.slice(0, text.lastIndexOf("{")));
+      const cut = await loadExtractCache(file, "a/b", 1);
+      assert.equal(cut.cache.heads.size, 0);
+      assert.match(cut.problem ?? "", /damaged/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
