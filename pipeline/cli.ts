@@ -90,12 +90,12 @@ export function program(): Command {
     .description("show what changed between two dataset versions (default: the two newest)")
     .argument("[old]", "the older version (name or unique prefix)")
     .argument("[new]", "the newer version (default: the newest)")
-    .option("--config <file>", "configuration file", "config.json")
+    .option("--config <file>", "configuration file, for the default output folder and repository (default: config.json when there is one)")
     .option("--repo <owner/name>", "which target's datasets (default: the first)")
     .option("--out <dir>", "read datasets here instead of the config's output folder")
     .addOption(new Option("--format <format>", "output format").choices(["markdown", "json"]).default("markdown"))
     .addOption(new Option("--exit-code", "exit with 1 when there are differences").default(false))
-    .action(async (oldName: string | undefined, newName: string | undefined, opts: { config: string; repo?: string; out?: string; format: "markdown" | "json"; exitCode: boolean }) => {
+    .action(async (oldName: string | undefined, newName: string | undefined, opts: { config?: string; repo?: string; out?: string; format: "markdown" | "json"; exitCode: boolean }) => {
       const diff = await diffVersions({ configPath: opts.config, repo: opts.repo, out: opts.out, old: oldName, new: newName });
       process.stdout.write(opts.format === "json" ? `${JSON.stringify(diff, null, 2)}\n` : renderMarkdown(diff));
       if (opts.exitCode && hasDifferences(diff)) process.exitCode = 1;
@@ -118,10 +118,10 @@ export function program(): Command {
     .command("validate")
     .description("check a dataset version: manifest, records, order, ids, index (default: the newest version)")
     .argument("[version_dir]", "the version folder to check")
-    .option("--config <file>", "configuration file", "config.json")
+    .option("--config <file>", "configuration file, for the default output folder and repository (default: config.json when there is one)")
     .option("--repo <owner/name>", "which target's newest version (default: the first)")
     .option("--out <dir>", "read datasets here instead of the config's output folder")
-    .action(async (dir: string | undefined, opts: { config: string; repo?: string; out?: string }) => {
+    .action(async (dir: string | undefined, opts: { config?: string; repo?: string; out?: string }) => {
       const result = await validateDataset({ configPath: opts.config, repo: opts.repo, out: opts.out, dir });
       if (result.problems.length > 0) {
         const shown = result.problems.slice(0, 20);
@@ -138,12 +138,12 @@ export function program(): Command {
     .command("match")
     .description("find the records that explain a panic message (the text, a whole `thread '…' panicked at …:` block, or stdin)")
     .argument("[text]", "the message or block; `-` or nothing reads stdin")
-    .option("--config <file>", "configuration file", "config.json")
+    .option("--config <file>", "configuration file, for the default output folder and repository (default: config.json when there is one)")
     .option("--repo <owner/name>", "which target's datasets (default: the first)")
     .option("--out <dir>", "read datasets here instead of the config's output folder")
     .option("--version <dir|name>", "a version folder, or a version name under --out (default: the newest version)")
     .addOption(new Option("--json", "print the matches as JSON").default(false))
-    .action(async (text: string | undefined, opts: { config: string; repo?: string; out?: string; version?: string; json: boolean }) => {
+    .action(async (text: string | undefined, opts: { config?: string; repo?: string; out?: string; version?: string; json: boolean }) => {
       if ((text === undefined || text === "-") && process.stdin.isTTY) throw new PipelineError("E_USAGE", "no text to match", { hint: 'give it as an argument (error-catalog match "<message>") or pipe it on stdin' });
       const input = text === undefined || text === "-" ? await readAll(process.stdin) : text;
       if (panicMessage(input).trim() === "") throw new PipelineError("E_USAGE", "the text to match is empty", { hint: "paste the panic message, or the whole `thread '…' panicked at …:` block" });

@@ -5,8 +5,8 @@
  */
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { loadConfig, resolveTarget } from "./config.js";
 import { PipelineError } from "./errors.js";
+import { type OutputOptions, resolveOutput } from "./output.js";
 import type { CatalogRecord, Envelope } from "./schema-types.generated.js";
 import { readIndex, readVersion, repoDir } from "./write.js";
 
@@ -101,45 +101,29 @@ export function matchRecords(text: string, records: readonly CatalogRecord[]): M
 }
 
 /** Where to read a dataset from: a version folder, or the newest (or a named) version of a repo under an output folder. */
-export interface DatasetLocation {
-  /** config.json, for the defaults (output folder, first target). */
-  readonly configPath?: string;
-  /** `owner/name` (default: the config's first target). */
-  readonly repo?: string;
-  /** The output folder (default: the config's `output`). */
-  readonly out?: string;
+export interface DatasetLocation extends OutputOptions {
   /** A version folder (holding records.jsonl), or a version name under `<out>/<repo>/`. */
   readonly version?: string;
 }
 
 /**
- * Reads the envelopes of one dataset version. Effects: reads config.json (only when `out` or
- * `repo` is missing) and the version's files. Throws E_INPUT when the dataset is not there,
+ * Reads the envelopes of one dataset version. Effects: reads config.json (only when needed,
+ * `resolveOutput`) and the version's files. Throws E_INPUT when the dataset is not there,
  * E_CONFIG when the config is needed and invalid.
  */
 export async function loadDataset(where: DatasetLocation): Promise<{ dir: string; envelopes: Envelope[] }> {
-  let dir: string | undefined;
+  let dir: string;
   if (where.version !== undefined && (await isDir(path.resolve(where.version))) && (await isFile(path.join(path.resolve(where.version), "records.jsonl")))) {
     dir = path.resolve(where.version);
   } else {
-    let out = where.out;
-    let repo = where.repo;
-    if (out === undefined || repo === undefined) {
-      const configPath = path.resolve(where.configPath ?? "config.json");
-      const loaded = await loadConfig(configPath);
-      if (!loaded.ok) throw new PipelineError("E_CONFIG", `${configPath} is not a valid configuration`, { details: loaded.errors, hint: "pass --out <dir> and --repo <owner/name>, or fix the config" });
-      const target = resolveTarget(loaded.value, repo);
-      if (!target.ok) throw new PipelineError("E_INPUT", target.errors[0] ?? "unknown repo");
-      repo = target.value.repo;
-      out ??= path.resolve(path.dirname(configPath), loaded.value.output);
-    }
-    const index = await readIndex(path.resolve(out), repo);
+    const { outDir, repo } = await resolveOutput(where);
+    const index = await readIndex(outDir, repo);
     const entry = where.version === undefined ? index.versions.at(-1) : index.versions.find((v) => v.version === where.version);
     if (entry === undefined) {
       const what = where.version === undefined ? `no dataset version of ${repo}` : `no version ${JSON.stringify(where.version)} of ${repo}`;
-      throw new PipelineError("E_INPUT", `${what} under ${path.resolve(out)}`, { hint: "run `error-catalog run` first, or pass --out/--repo/--version to point at a dataset" });
+      throw new PipelineError("E_INPUT", `${what} under ${outDir}`, { hint: "run `error-catalog run` first, or pass --out/--repo/--version to point at a dataset" });
     }
-    dir = path.join(repoDir(path.resolve(out), repo), entry.version);
+    dir = path.join(repoDir(outDir, repo), entry.version);
   }
   try {
     const dataset = await readVersion(dir);
