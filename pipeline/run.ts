@@ -1,6 +1,6 @@
 /**
- * Wires the stages of a run: settings → fetch → read → extract → plan → build or carry (with
- * analyze) → validate → write. Each step is a function of a module of its own, with typed input
+ * Wires the stages of a run: settings → fetch → read (the tree, the cache, the parent version) →
+ * extract → plan → build or carry (with analyze) → validate → write. Each step is a function of a module of its own, with typed input
  * and output; this one only passes values along and reports.
  */
 import { readFileSync } from "node:fs";
@@ -12,6 +12,7 @@ import { rebasable } from "./carry.js";
 import { EXTRACTOR_VERSION } from "./extract.js";
 import { extractTree, withFirstFacts } from "./extract-pool.js";
 import { fetchRepo } from "./fetch.js";
+import { newestAncestor } from "./lineage.js";
 import { packageRoot } from "./paths.js";
 import { type CarryMode, planCarry } from "./plan.js";
 import { readPrevious } from "./previous.js";
@@ -74,13 +75,15 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     return { status: "up-to-date", repo: target.repo, version: newest.version, dir: path.join(repoDir(outDir, target.repo), newest.version), manifest: null };
   }
   const cacheFile = extractCachePath(settings.cacheDir, target.repo);
-  // Note: the extraction cache and the previous version are read while git answers (neither needs the clone).
+  // Note: the extraction cache and the newest version, most often the parent, are read while git
+  //   answers (neither needs the clone).
   const cacheRead = loadExtractCache(cacheFile, target.repo, EXTRACTOR_VERSION, settings.config.includeTestCode);
-  const previousRead = newest ? readPrevious(outDir, target.repo, newest) : Promise.resolve(null);
-  previousRead.catch(() => {});
+  const newestRead = newest ? readPrevious(outDir, target.repo, newest) : Promise.resolve(null);
+  newestRead.catch(() => {});
   const fetched = await fetchRepo({ repo: target.repo, source: options.source ?? target.url, sha: target.sha, cacheDir: settings.cacheDir, log });
   log(`reading ${target.repo} at ${target.sha.slice(0, 12)}`);
-  const [listing, loadedCache, previous] = await Promise.all([listFiles({ gitDir: fetched.gitDir, sha: target.sha, include: target.include, exclude: target.exclude }), cacheRead, previousRead]);
+  const [listing, loadedCache, parent] = await Promise.all([listFiles({ gitDir: fetched.gitDir, sha: target.sha, include: target.include, exclude: target.exclude }), cacheRead, newestAncestor(fetched.gitDir, index.versions, target.sha)]);
+  const previous = parent === null ? null : parent === newest ? await newestRead : await readPrevious(outDir, target.repo, parent);
   if (loadedCache.problem) log(loadedCache.problem);
   // Note: a cache that cannot be written costs the next run time, not this run: facts stay in memory.
   const writer = await openCacheWriter(cacheFile, { repo: target.repo, sha: target.sha, extractorVersion: EXTRACTOR_VERSION, includeTestCode: settings.config.includeTestCode }).catch((error: Error) => {
@@ -126,7 +129,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     } finally {
       await reader.close();
     }
-    const written = await writeNew(settings, index, version, now, writer);
+    const written = await writeNew(settings, index, parent, version, now, writer);
     log(`wrote ${version.counts.records} records to ${written.dir}`);
     await writer?.commit().catch((error: Error) => log(`could not save the extraction cache ${cacheFile}: ${error.message}`));
     return written;
@@ -136,11 +139,10 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   }
 }
 
-/** Validates the new version and writes it under the next version name, its parent the newest version. */
-async function writeNew(settings: RunSettings, index: VersionsIndex, version: NewVersion, now: string, writer: CacheWriter | null): Promise<RunResult> {
+/** Validates the new version and writes it under the next version name, with its parent (`newestAncestor`). */
+async function writeNew(settings: RunSettings, index: VersionsIndex, parent: VersionEntry | null, version: NewVersion, now: string, writer: CacheWriter | null): Promise<RunResult> {
   const { target, outDir, configHash } = settings;
   const name = await nextVersionName(outDir, target.repo, index, target.sha);
-  const parent = index.versions.at(-1) ?? null;
   const manifest: Manifest = {
     repo: target.repo,
     sha: target.sha,

@@ -1,6 +1,6 @@
 /**
  * The `diff` command: two versions of a repository's datasets compared (diff.ts), by default the
- * newest and the one before it. Effects: reads the index and the two versions.
+ * newest and its parent. Effects: reads the index and the two versions.
  */
 import path from "node:path";
 import { diffDatasets } from "../diff.js";
@@ -19,8 +19,8 @@ export interface DiffOptions extends OutputOptions {
 }
 
 /**
- * Compares two versions of a repository's datasets; by default the two newest. With a single
- * version in the index, everything in it is `added`. Throws E_INPUT when there is no version or a
+ * Compares two versions of a repository's datasets; by default the newest and its parent. With no
+ * parent, everything in it is `added`. Throws E_INPUT when there is no version or a
  * name matches none.
  */
 export async function diffVersions(options: DiffOptions): Promise<Diff> {
@@ -31,7 +31,9 @@ export async function diffVersions(options: DiffOptions): Promise<Diff> {
   const index = await readIndex(outDir, repo);
   if (index.versions.length === 0) throw new PipelineError("E_INPUT", `there is no dataset version of ${repo} in ${outDir}`, { hint: "run `error-catalog run` first, or pass --out with the folder that holds the datasets" });
   const newer = options.new === undefined ? index.versions.length - 1 : findVersion(index.versions, options.new, outDir);
-  const older = options.old === undefined ? (options.new === undefined ? newer - 1 : -1) : findVersion(index.versions, options.old, outDir);
+  // Note: by default a version is compared with its parent (the newest earlier version of its own history), not with the one run before it.
+  const parent = index.versions[newer]!.parent;
+  const older = options.old !== undefined ? findVersion(index.versions, options.old, outDir) : options.new === undefined && parent !== null ? index.versions.findIndex((v) => v.version === parent) : -1;
   const load = async (i: number) => {
     const entry = index.versions[i]!;
     return { version: entry.version, ...(await readVersion(path.join(repoDir(outDir, repo), entry.version))) };
