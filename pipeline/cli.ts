@@ -68,11 +68,12 @@ export function program(): Command {
     .option("--sha <sha>", "analyse this commit instead of the pinned one")
     .option("--out <dir>", "write datasets here instead of the config's output folder")
     .addOption(new Option("--force", "write a new version even when the newest one is up to date").default(false))
+    .addOption(new Option("--carry <mode>", "the most the run may take from the parent version (the output is the same)").choices(["whole", "partial", "none"]).default("whole"))
     .option("--threads <n>", "threads to extract on, the calling thread and n - 1 parse threads (default: 1, with tree-sitter parsing beside it on libuv's thread pool); the output is the same for any number", parseThreads)
-    .action(async (opts: { config: string; target?: string; source?: string; sha?: string; out?: string; force: boolean; threads?: number }) => {
+    .action(async (opts: { config: string; target?: string; source?: string; sha?: string; out?: string; force: boolean; carry: "whole" | "partial" | "none"; threads?: number }) => {
       const reporter = await progressReporter();
       try {
-        const result = await run({ configPath: opts.config, target: opts.target, source: opts.source, sha: opts.sha, out: opts.out, force: opts.force, threads: opts.threads, log: reporter.log, progress: reporter.progress, beforeLargeTree: () => setFlagsFromString(LARGE_TREE_V8_FLAGS) });
+        const result = await run({ configPath: opts.config, target: opts.target, source: opts.source, sha: opts.sha, out: opts.out, force: opts.force, carry: opts.carry, threads: opts.threads, log: reporter.log, progress: reporter.progress, beforeLargeTree: () => setFlagsFromString(LARGE_TREE_V8_FLAGS) });
         reporter.stop();
         if (result.status === "written" && result.manifest) {
           const c = result.manifest.counts;
