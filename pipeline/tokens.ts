@@ -6,6 +6,7 @@
  * macro's arguments as a flat token tree, and inside ERROR nodes not even that; one lexer reads
  * `panic!(…)` the same way in a function body, a `quote!` block or a broken file.
  */
+import { EXPRESSION_LEADERS, KEYWORDS } from "./rust/keywords.js";
 
 export type TokenKind = "ident" | "lifetime" | "string" | "char" | "number" | "punct" | "open" | "close";
 
@@ -37,8 +38,8 @@ export function codeAt(text: string, i: number): number {
   return i >= 0 && i < text.length ? text.charCodeAt(i) : -1;
 }
 
-/** True for `[A-Za-z0-9_]`. */
-function isAsciiWord(c: number): boolean {
+/** True for `[A-Za-z0-9_]` (what `\w` matches). */
+export function isAsciiWord(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
 }
 
@@ -254,11 +255,6 @@ export function splitArgs(tokens: readonly Token[]): Token[][] {
 const BINARY = new Set(["==", "!=", "<=", ">=", "&&", "||", "+", "-", "*", "/", "%", "^", "|", "&", "<<", ">>", "<", ">", "=", "+=", "-=", "*=", "/=", "%=", "^=", "&=", "|=", "<<=", ">>=", "=>", "->"]);
 /** Operators that are unary where an operand is expected: `-x`, `!x`, `*x`, `&x`, `&&x`. */
 const UNARY = new Set(["-", "!", "*", "&", "&&"]);
-/** Keywords after which an expression (or pattern) starts, as after a binary operator. */
-const LEADING_KEYWORDS = new Set(["if", "let", "match", "in", "return", "else", "move", "mut", "ref", "while", "for", "break", "unsafe", "async", "box", "dyn", "impl"]);
-/** Identifiers that are reserved words: `if (…)` keeps its space in token trees, `f(…)` does not. */
-const RESERVED = new Set(["as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where", "while", "async", "await", "dyn", "abstract", "become", "box", "do", "final", "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "fn"]);
-
 /** A token, or a delimited group of them (the tree a macro's arguments form). */
 type Tree = Token | Group;
 interface Group {
@@ -400,7 +396,7 @@ function printExpr(items: readonly Tree[], out: Out): void {
       out.put(t, (operand || tokenAt(items, i - 1)?.kind === "ident") && !glued);
       if (t === "as") typeContext = true;
       if (t === "match") matchPending = true;
-      operand = !LEADING_KEYWORDS.has(t) && t !== "as";
+      operand = !EXPRESSION_LEADERS.has(t) && t !== "as";
       continue;
     }
     // Punctuation.
@@ -519,22 +515,23 @@ function tokenSpaceBetween(a: Tree, b: Tree): boolean {
   if (!isGroup(a) && a.text === "." && !punct(b)) return false;
   if (!isGroup(a) && a.text === "$" && !isGroup(b) && b.kind === "ident") return false;
   if (!punct(a) && !isGroup(b) && (b.text === "," || b.text === ";" || b.text === ".")) return false;
-  if (!isGroup(a) && a.kind === "ident" && isGroup(b) && b.open.text === "(" && (!RESERVED.has(a.text) || a.text === "fn" || a.text === "Self" || a.text === "pub" || a.text.startsWith("r#"))) return false;
+  if (!isGroup(a) && a.kind === "ident" && isGroup(b) && b.open.text === "(" && (!KEYWORDS.has(a.text) || a.text === "fn" || a.text === "Self" || a.text === "pub" || a.text.startsWith("r#"))) return false;
   if (!isGroup(a) && a.text === "#" && isGroup(b) && b.open.text === "[") return false;
   return true;
 }
 
 /**
  * Every token of `text` in order, comments and white space skipped. Never fails: a character
- * that starts no token (a stray quote) is skipped, and an unterminated string or comment ends
- * the list.
+ * that starts no token (a stray quote) is skipped, or with `atStray: "stop"` ends the list; an
+ * unterminated string or comment ends the list.
  */
-export function tokenize(text: string): Token[] {
+export function tokenize(text: string, atStray: "skip" | "stop" = "skip"): Token[] {
   const tokens: Token[] = [];
   let i = skipTrivia(text, 0);
   while (i < text.length) {
     const tok = lexToken(text, i);
     if (tok === null) {
+      if (atStray === "stop") break;
       i = skipTrivia(text, i + 1);
       continue;
     }

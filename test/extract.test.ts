@@ -8,7 +8,8 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { applyTestModules, contextOfPath, extractFile, isCfgTest, testModuleNames } from "../pipeline/extract.js";
+import { applyTestModules, extractFile, testModuleNames } from "../pipeline/extract.js";
+import { contextOfPath } from "../pipeline/rust/index.js";
 import type { FileSites, Site } from "../pipeline/types.js";
 import { fixture } from "./helpers/git.js";
 
@@ -79,33 +80,5 @@ describe("applyTestModules", () => {
     const applied = applyTestModules(files);
     assert.equal(applied[1]!.sites[0]!.context, "bench");
     assert.equal(JSON.stringify(files), before, "input untouched");
-  });
-});
-
-describe("contextOfPath", () => {
-  it("follows Cargo's layout", () => {
-    assert.equal(contextOfPath("crates/a/src/lib.rs"), "library");
-    assert.equal(contextOfPath("crates/a/tests/it.rs"), "test");
-    assert.equal(contextOfPath("tests/common/mod.rs"), "test");
-    assert.equal(contextOfPath("crates/a/benches/b.rs"), "bench");
-    assert.equal(contextOfPath("examples/e/src/main.rs"), "example");
-    assert.equal(contextOfPath("crates/a/build.rs"), "build-script");
-    assert.equal(contextOfPath("build.rs"), "build-script");
-    assert.equal(contextOfPath("crates/a/src/build.rs"), "library");
-    assert.equal(contextOfPath("crates/a/src/tests.rs"), "library");
-  });
-});
-
-describe("isCfgTest", () => {
-  it("accepts only predicates that hold in test builds alone", () => {
-    assert.equal(isCfgTest("#[cfg(test)]"), true);
-    assert.equal(isCfgTest("#[cfg( test )]"), true);
-    assert.equal(isCfgTest('#[cfg(all(test, feature = "std"))]'), true);
-    assert.equal(isCfgTest('#[cfg(all(feature = "std", test))]'), true);
-    assert.equal(isCfgTest('#[cfg(all(feature = "std", all(unix, test)))]'), true);
-    assert.equal(isCfgTest('#[cfg(any(test, feature = "testing"))]'), false);
-    assert.equal(isCfgTest("#[cfg(not(test))]"), false);
-    assert.equal(isCfgTest('#[cfg(feature = "test")]'), false);
-    assert.equal(isCfgTest("#[cfg_attr(test, derive(Debug))]"), false);
   });
 });

@@ -10,7 +10,8 @@
  */
 import type { Condition, FunctionFact, ItemFact, MatchArm, ParamFact, SiteFacts } from "../schema-types.generated.js";
 import { chain, type Hit, type Item, itemAt, type Layout, layoutOf } from "../layout.js";
-import { codeAt, isSpace, readDelimited, skipTrivia, splitArgs, type Token } from "../tokens.js";
+import { cfgPredicateText } from "../rust/index.js";
+import { isAsciiWord, isSpace, readDelimited, skipTrivia, splitArgs, type Token } from "../tokens.js";
 import { namedChildSpans, type ViewNode } from "../tree-view.js";
 import { boundNames } from "./rust.js";
 
@@ -166,10 +167,10 @@ function visibility(n: ViewNode): string | null {
   });
 }
 
-/** The predicate of `#[cfg(…)]` / `#![cfg(…)]`, white space collapsed; nothing for other attributes. */
-export function cfgPredicate(attribute: string): string[] {
-  const m = /^#\s*!?\s*\[\s*cfg\s*\(([\s\S]*)\)\s*\]$/.exec(attribute.trim());
-  return m === null ? [] : [m[1]!.trim().replace(/\s+/g, " ")];
+/** The predicate of `#[cfg(…)]` / `#![cfg(…)]` (`cfgPredicateText`) as a list of one; nothing for other attributes. */
+function cfgPredicate(attribute: string): string[] {
+  const predicate = cfgPredicateText(attribute);
+  return predicate === null ? [] : [predicate];
 }
 
 /**
@@ -413,21 +414,6 @@ function plainLets(body: ViewNode, text: string): { end: number; text: string }[
   return out;
 }
 
-/** An attribute (its text) that makes a function or module test code for the callers of a function (`callersOf`). */
-export const TEST_ATTRIBUTE = /^#\s*\[\s*(?:(?:::)?\w+\s*::\s*)*(?:test|rstest|test_case|wasm_bindgen_test|quickcheck)\b|^#\s*\[\s*cfg\s*\(\s*(?:test\s*\)|all\s*\([^\]]*\btest\b)/;
-
-/** True when one of the item's outer attributes (at its start, comments between) is `#[test]`-like or `#[cfg(test)]`-like. */
-function isTestItem(text: string, item: Item): boolean {
-  for (let i = skipTrivia(text, item.start); codeAt(text, i) === 35 /* # */; ) {
-    const open = skipTrivia(text, i + 1);
-    const group = codeAt(text, open) === 91 /* [ */ ? readDelimited(text, open) : null;
-    if (group === null || group.end > item.end) return false;
-    if (TEST_ATTRIBUTE.test(text.slice(i, group.end))) return true;
-    i = skipTrivia(text, group.end);
-  }
-  return false;
-}
-
 /**
  * For each of `names`, the names of the functions in this file that call a function so named
  * (`name(`, `.name(`, `X::name(`, with or without a turbofish), the function itself left out,
@@ -435,8 +421,9 @@ function isTestItem(text: string, item: Item): boolean {
  * read once for all the names.
  * Note: a match by name, not a resolved call. A call counts where the lexer reads the name as an
  * identifier in code (not in a comment or a string) in a function's body, the innermost such
- * function being the caller. Callers in test code (a `#[test]`-like function, a `#[cfg(test)]`
- * module, around the call) are not how users get there.
+ * function being the caller. Callers in test code (in an item that `layout`, made with the
+ * table's `isTestAttribute`, marks test code, or in an item inside one: a `#[test]` function, a
+ * `#[cfg(test)]` module or impl) are not how users get there.
  */
 export function callersOf(text: string, layout: Layout, names: Iterable<string>): Map<string, string[]> {
   const calls = new Map<Item, Hit[]>();
@@ -446,7 +433,7 @@ export function callersOf(text: string, layout: Layout, names: Iterable<string>)
     for (const at of callsNamed(text, name)) {
       if (/\bfn\s+$/.test(text.slice(Math.max(0, at - 8), at))) continue;
       const item = itemAt(layout.items, at);
-      if (item === null || chain(item).some((a) => (a.keyword === "fn" || a.keyword === "mod") && (a.test || isTestItem(text, a)))) continue;
+      if (item === null || chain(item).some((a) => a.test)) continue;
       const hit: Hit = { at: at - item.start, name, macro: false };
       const known = calls.get(item);
       if (known) known.push(hit);
@@ -533,8 +520,3 @@ function wordsOf(text: string): Map<string, number[]> {
 }
 
 const WORD = /[A-Za-z0-9_]+/g;
-
-/** True for `[A-Za-z0-9_]` (what `\w` matches). */
-function isAsciiWord(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
-}
