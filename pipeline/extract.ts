@@ -178,20 +178,6 @@ function hasParsed(items: readonly Item[], parse: ReadonlySet<Item>): boolean {
   return items.some((item) => parse.has(item) || (item.body !== null && hasParsed(item.body.items, parse)));
 }
 
-/** The sites of a whole parsed file, in source order, each with its facts when it has a runtime message. Pure. */
-export function extractSites(path: string, text: string, tree: FlatTree): Site[] {
-  const view = new TreeView(tree, text, new Lines(text));
-  const fileContext = fileContextOf(view, contextOfPath(path));
-  const hits = candidateHits(text);
-  const callers = callersIn(text, layoutOf(text, hits, isTestAttribute));
-  const sites: Site[] = [];
-  for (const hit of hits) {
-    const site = readSite(path, view, (hit.macro ? MACRO_RULES : METHOD_RULES).get(hit.name)!, hit.at, fileContext, () => true, callers);
-    if (site !== null) sites.push(site);
-  }
-  return sites;
-}
-
 /**
  * The context of a parsed file's sites before their items are read: its path's, or test code
  * when an inner attribute at its top makes it so (`#![cfg(test)]`; the text check spares reading
