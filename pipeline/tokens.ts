@@ -74,7 +74,8 @@ const LIFETIME = /'[\p{L}_][\p{L}\p{N}_]*/uy;
 const NUMBER = /(?:0x[0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+|[0-9][0-9_]*(?:\.(?![.\p{L}_])[0-9_]*)?(?:[eE][+-]?[0-9_]+)?)(?:[\p{L}_][\p{L}\p{N}_]*)?/uy;
 
 /**
- * The token starting at `i` (trivia already skipped), or null at the end or on a stray quote.
+ * The token starting at `i` (trivia already skipped), or null at the end or on a `'` that starts
+ * no literal.
  * Note: a lifetime reads at most 128 characters, a number 128 and an identifier 256 (the
  * lexer's windows); sticky regexes read in place, and the rare token that reaches its window
  * is read through the window.
@@ -86,6 +87,9 @@ export function lexToken(text: string, i: number): Token | null {
   if (code === 34 || code === 98 || code === 99 || code === 114) {
     const str = lexString(text, i);
     if (str !== null) return { kind: "string", text: text.slice(i, str), start: i, end: str };
+    // A byte literal, `b'x'`.
+    const byte = code === 98 && codeAt(text, i + 1) === 39 ? charEnd(text, i + 1) : null;
+    if (byte !== null) return { kind: "char", text: text.slice(i, byte), start: i, end: byte };
   }
   if (code === 39 /* ' */) {
     CHAR.lastIndex = i;
@@ -522,8 +526,9 @@ function tokenSpaceBetween(a: Tree, b: Tree): boolean {
 
 /**
  * Every token of `text` in order, comments and white space skipped. Never fails: a character
- * that starts no token (a stray quote) is skipped, or with `atStray: "stop"` ends the list; an
- * unterminated string or comment ends the list.
+ * that starts no token (a `'` that starts no literal) is skipped, or with `atStray: "stop"` ends
+ * the list; an unterminated comment ends the list, and the quote of an unterminated string is
+ * read as punctuation.
  */
 export function tokenize(text: string, atStray: "skip" | "stop" = "skip"): Token[] {
   const tokens: Token[] = [];
