@@ -353,10 +353,15 @@ function mayHaveTestAttribute(node: ViewNode): boolean {
  * Names of the modules a file declares test-only and keeps in files of their own
  * (`#[cfg(test)] mod tests;`, any attribute `isTestAttribute` accepts, other attributes and
  * `pub(…)` around it), in source order. Pure; comments and strings never count.
- * Note: read with the lexer, not the tree, because files without panic candidates are never parsed.
+ * Note: read with the lexer, not the tree, because files without panic candidates are never
+ *   parsed; `mayDeclareTestModule` spares lexing most files.
  */
 export function testModuleNames(text: string): string[] {
-  if (!mayDeclareTestModule(text)) return [];
+  return mayDeclareTestModule(text) ? declaredTestModules(text) : [];
+}
+
+/** What `testModuleNames` gives, read with the lexer without asking the pre-filter first. */
+export function declaredTestModules(text: string): string[] {
   const tokens = tokenize(text);
   const names: string[] = [];
   for (let i = 0; i + 2 < tokens.length; i++) {
@@ -380,13 +385,13 @@ export function testModuleNames(text: string): string[] {
 }
 
 /**
- * A pre-filter: false when the text cannot hold a declaration `testModuleNames` accepts, true
- * when it may (only a yes lexes the file). Such a declaration needs the word `mod`, one of the
+ * A pre-filter: false when the text cannot hold a declaration `declaredTestModules` finds, true
+ * when it may (only a yes lexes the file; a test checks that it says yes wherever the lexer finds one). Such a declaration needs the word `mod`, one of the
  * table's `TEST_WORDS` (its attribute holds one), and a `mod` token with an identifier and `;`
  * after it and `]`, `pub`, or `pub(…)` before it. Between tokens the lexer skips white space,
  * comments and stray quotes: wherever a comment or a quote may stand, the answer is yes.
  */
-function mayDeclareTestModule(text: string): boolean {
+export function mayDeclareTestModule(text: string): boolean {
   if (!hasWord(text, "mod") || !TEST_WORDS.some((word) => text.includes(word))) return false;
   for (const m of text.matchAll(/\bmod\b/g)) {
     if (identAndSemicolonAt(text, m.index + 3) && closerBefore(text, m.index - 1)) return true;
