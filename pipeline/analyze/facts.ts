@@ -11,7 +11,7 @@
 import type { Condition, FunctionFact, ItemFact, MatchArm, ParamFact, SiteFacts } from "../schema-types.generated.js";
 import { chain, type Hit, type Item, itemAt, type Layout, layoutOf } from "../layout.js";
 import { cfgPredicateText } from "../rust/index.js";
-import { isAsciiWord, isSpace, readDelimited, skipTrivia, splitArgs, type Token } from "../tokens.js";
+import { isAsciiWord, isSpace, readDelimited, skipTrivia, splitArgs, type Token, tokenize } from "../tokens.js";
 import { namedChildSpans, type ViewNode } from "../tree-view.js";
 import { boundNames } from "./rust.js";
 
@@ -154,9 +154,19 @@ const EXIT = /\b(?:return|break|continue)\b|\?(?=\s*[.;,)\]}])/;
 /** The pattern of a `let` (up to its type or `=`). */
 const LET = /\blet\s+([^=;:]+?)\s*(?::[^=;]*)?=/g;
 
-/** Source text with string and char literals and comments blanked, for keyword scans. */
+/**
+ * Source text as the lexer reads it, for keyword scans: its tokens, string and char literals
+ * each blanked to a space, comments and white space between tokens each one space.
+ */
 function code(src: string): string {
-  return src.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|"(?:[^"\\]|\\.)*"|'(?:[^'\\\n]|\\.)'/g, " ");
+  let out = "";
+  let end = 0;
+  for (const t of tokenize(src)) {
+    if (t.start > end) out += " ";
+    out += t.kind === "string" || t.kind === "char" ? " " : t.text;
+    end = t.end;
+  }
+  return end < src.length ? `${out} ` : out;
 }
 
 function visibility(n: ViewNode): string | null {
