@@ -10,28 +10,25 @@
  */
 import type { Condition, FunctionFact, ItemFact, MatchArm, ParamFact, SiteFacts } from "../schema-types.generated.js";
 import { chain, type Hit, type Item, itemAt, type Layout, layoutOf } from "../layout.js";
-import { cfgPredicateText } from "../rust/index.js";
+import { cfgPredicateText, type Rule } from "../rust/index.js";
 import { isAsciiWord, isSpace, readDelimited, skipTrivia, splitArgs, type Token, tokenize } from "../tokens.js";
 import { namedChildSpans, type ViewNode } from "../tree-view.js";
 import { boundNames } from "./rust.js";
 
-
-/** Macros whose site facts name the asserted condition. */
-const ASSERTS = new Set(["assert", "assert_eq", "assert_ne", "debug_assert", "debug_assert_eq", "debug_assert_ne"]);
 
 /** Parents whose children are statements or items: attributes on those children are siblings before them. */
 const LISTS = new Set(["block", "declaration_list", "source_file"]);
 
 /**
  * The facts of one site, read through the file's tree view (tree-view.ts): `chain` is the site's
- * name node (`panic` of `panic!`, `expect` of `.expect`) and its
- * ancestors (`TreeView.chain`), `args` the macro call's arguments when the caller has read them
- * (null: read them here). What is read from an ancestor is kept on it for the file's other sites.
+ * name node (`panic` of `panic!`, `expect` of `.expect`) and its ancestors (`TreeView.chain`),
+ * `rule` its panic kind (what it checks, whether it is debug-only), `args` the macro call's
+ * arguments when the caller has read them (null: read them here). What is read from an ancestor
+ * is kept on it for the file's other sites.
  */
-export function siteFacts(chain: readonly ViewNode[], args: readonly (readonly Token[])[] | null, callers: (name: string) => readonly string[]): SiteFacts {
+export function siteFacts(chain: readonly ViewNode[], rule: Rule, args: readonly (readonly Token[])[] | null, callers: (name: string) => readonly string[]): SiteFacts {
   const node = chain[0]!;
   const text = node.view.text;
-  const name = node.text;
   const items: ItemFact[] = [];
   const gates: string[] = [];
   const conditions: Condition[] = [];
@@ -128,9 +125,9 @@ export function siteFacts(chain: readonly ViewNode[], args: readonly (readonly T
   conditions.reverse();
   gates.reverse();
 
-  const check = checkCondition(chain, name, args);
+  const check = checkCondition(chain, rule, args);
   if (check !== null) conditions.push(check);
-  if (name.startsWith("debug_assert")) gates.push("debug_assertions");
+  if (rule.debugOnly) gates.push("debug_assertions");
 
   const functionFact = fn === null ? undefined : describeFunction(fn, node);
   const bodyStart = fn?.field("body")?.start ?? outerStart;
@@ -272,17 +269,18 @@ function readArm(arm: ViewNode): MatchArm {
   });
 }
 
-/** For `assert*`, the asserted condition (the panic needs it false); for `.expect`, the receiver. */
-function checkCondition(chain: readonly ViewNode[], name: string, read: readonly (readonly Token[])[] | null): Condition | null {
+/** The check the rule names (`Rule.check`): for `assert*`, the asserted condition (the panic needs it false) or the compared operands; for `.expect`, the receiver. */
+function checkCondition(chain: readonly ViewNode[], rule: Rule, read: readonly (readonly Token[])[] | null): Condition | null {
   const node = chain[0]!;
   const text = node.view.text;
   const at = node.line;
-  if (name === "expect" || name === "expect_err") {
+  const name = rule.name;
+  if (rule.check === "receiver") {
     const fe = chain[1];
     const receiver = fe?.type === "field_expression" ? fe.field("value")?.text : undefined;
     return { kind: "expect", line: at, method: name, ...(receiver === undefined ? {} : { receiver }) };
   }
-  if (!ASSERTS.has(name)) return null;
+  if (rule.check === null) return null;
   let args = read;
   if (args === null) {
     const i = skipTrivia(text, node.end);
@@ -293,7 +291,7 @@ function checkCondition(chain: readonly ViewNode[], name: string, read: readonly
   }
   const source = (tokens: readonly Token[] | undefined) => (tokens === undefined || tokens.length === 0 ? undefined : text.slice(tokens[0]!.start, tokens.at(-1)!.end));
   const macro = name;
-  if (name.endsWith("_eq") || name.endsWith("_ne")) {
+  if (rule.check === "operands") {
     const left = source(args[0]);
     const right = source(args[1]);
     return left === undefined || right === undefined ? null : { kind: "assert", line: at, macro, left, right };
