@@ -8,7 +8,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { cfgPredicateText, cfgValue, contextOfPath, isTestAttribute, isTestOnly, ITEM_CONTAINERS, ITEM_MODIFIERS, metaOf, NOT_MACRO_NAMES, readAttribute } from "../pipeline/rust/index.js";
+import { cfgPredicateText, cfgValue, contextOfPath, isTestAttribute, ITEM_CONTAINERS, ITEM_MODIFIERS, metaOf, NOT_MACRO_NAMES, readAttribute } from "../pipeline/rust/index.js";
 import { tokenize } from "../pipeline/tokens.js";
 import { packageRoot } from "../pipeline/paths.js";
 
@@ -102,12 +102,6 @@ describe("cfgValue", () => {
     assert.deepEqual([value("not(test)", false), value("not(unix)", false)], [true, null]);
     assert.deepEqual([value("not(test, unix)", false), value("nope(test)", true), value("all(test) x", true), value("", true)], [null, null, null, null]);
   });
-
-  it("isTestOnly: false without test and not false with it", () => {
-    assert.equal(isTestOnly(tokenize("all(test, unix)")), true);
-    assert.equal(isTestOnly(tokenize("any(test, unix)")), false);
-    assert.equal(isTestOnly(tokenize("all(not(test), unix)")), false);
-  });
 });
 
 describe("reading attributes", () => {
@@ -124,6 +118,8 @@ describe("reading attributes", () => {
     assert.deepEqual(read("#[::std::prelude::v1::test]"), [["std", "prelude", "v1", "test"], null]);
     assert.deepEqual(read('#[doc = "x"]'), [["doc"], null]);
     assert.deepEqual(read("#[cfg(a)(b)]"), [["cfg"], null]);
+    assert.deepEqual(read("#[a::(b)]"), [["a"], null]);
+    assert.deepEqual(read("#[(b)]"), [[], null]);
     assert.deepEqual([read("#[cfg(test)"), read("[cfg(test)]"), read("#[cfg(test)] fn"), read("")], [null, null, null, null]);
     assert.deepEqual(texts(metaOf(tokenize("cfg(all(test, unix))")).args), ["all", "(", "test", ",", "unix", ")"]);
   });

@@ -48,13 +48,14 @@ export function readAttribute(attribute: string): Meta | null {
 export function metaOf(tokens: readonly Token[]): Meta {
   const path: string[] = [];
   let k = tokens[0]?.text === "::" ? 1 : 0;
-  while (tokens[k]?.kind === "ident") {
-    path.push(unraw(tokens[k]!.text));
-    if (tokens[k + 1]?.text !== "::") break;
-    k += 2;
+  for (;;) {
+    // No path, or one that ends in `::`: nothing follows it.
+    if (tokens[k]?.kind !== "ident") return { path, args: null };
+    path.push(unraw(tokens[k++]!.text));
+    if (tokens[k]?.text !== "::") break;
+    k++;
   }
-  const open = tokens[k + 1];
-  const args = open?.text === "(" && closes(tokens, k + 1) ? tokens.slice(k + 2, -1) : null;
+  const args = tokens[k]?.text === "(" && closes(tokens, k) ? tokens.slice(k + 1, -1) : null;
   return { path, args };
 }
 
@@ -126,11 +127,6 @@ function compiled(meta: Meta, inner: boolean, test: boolean): Truth {
   return !inner && TEST_ATTRIBUTES.has(meta.path.at(-1) ?? "") ? test : true;
 }
 
-/** True when a `cfg` predicate holds in test builds only: false in every build without `test`, and not false in every build with it. */
-export function isTestOnly(predicate: readonly Token[]): boolean {
-  return cfgValue(predicate, false) === false && cfgValue(predicate, true) !== false;
-}
-
 /**
  * True when an attribute's text makes what it stands on test code: compiled in test builds only.
  * So `#[test]`, `#[tokio::test]`, `#[cfg(test)]`, `#[cfg(all(test, unix))]`,
@@ -144,6 +140,8 @@ export function isTestOnly(predicate: readonly Token[]): boolean {
 export function isTestAttribute(attribute: string, inner: boolean): boolean {
   const attr = readAttribute(attribute);
   if (attr === null || !mayMakeTestCode(attr.path)) return false;
+  // Note: test builds only: never compiled without `test`, and not never with it (`cfg(any())`,
+  //   compiled nowhere, is not test code).
   return compiled(attr, inner, false) === false && compiled(attr, inner, true) !== false;
 }
 
