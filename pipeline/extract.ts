@@ -14,20 +14,20 @@
 import { callersOf, forgetIndexedWords, siteFacts } from "./analyze/facts.js";
 import { chain, type Hit, type Item, type Layout, layoutOf, type Spot } from "./layout.js";
 import { composePattern } from "./message.js";
-import { MACRO_RULES, METHOD_RULES, type Rule } from "./rules/index.js";
-import { codeAt, isSpace, readDelimited, skipTrivia, splitArgs, tokenize, type Token } from "./tokens.js";
+import { contextOfPath, isTestAttribute, MACRO_RULES, METHOD_RULES, type Rule, STD_PATHS, TEST_WORDS } from "./rust/index.js";
+import { codeAt, isAsciiWord, isSpace, readDelimited, skipTrivia, splitArgs, tokenize, type Token } from "./tokens.js";
 import { type FlatTree, type ParseTree, parseTree, type Range } from "./parse.js";
 import { Lines, namedChildSpans, TreeView, type ViewNode } from "./tree-view.js";
 import type { FileSites, MessagePart, Site, SiteContext, SiteFacts } from "./types.js";
 
+/** What extraction hands the lexer pass (`layoutOf`) to tell test attributes: the table's one predicate. */
+export { isTestAttribute } from "./rust/index.js";
+
 /** Bumped whenever extraction can give other sites for the same text (it keys the cache). */
-export const EXTRACTOR_VERSION = 9;
+export const EXTRACTOR_VERSION = 10;
 
 const MACRO_NAMES = [...MACRO_RULES.keys()].sort((a, b) => b.length - a.length);
 const CANDIDATE = new RegExp(`\\b(${MACRO_NAMES.join("|")})\\s*!|\\.\\s*(${[...METHOD_RULES.keys()].join("|")})\\s*\\(`, "dg");
-
-/** Paths a macro may be called through and still be std's. */
-const STD_PATHS = new Set(["std", "core", "alloc", "$crate", "::std", "::core"]);
 
 /** Nodes whose text is never code. */
 const NOT_CODE = new Set(["line_comment", "block_comment", "doc_comment", "string_literal", "raw_string_literal", "string_content", "char_literal", "escape_sequence"]);
@@ -123,11 +123,6 @@ function ruleOf(spot: Spot): Rule {
   return (spot.macro ? MACRO_RULES : METHOD_RULES).get(spot.name)!;
 }
 
-/** Whether an attribute's text (`#[…]`, `#![…]`) makes its item, or the whole file, test code. */
-export function isTestAttribute(attribute: string, inner: boolean): boolean {
-  return inner ? isCfgTest(attribute) : TEST_ATTRIBUTE.test(attribute) || isCfgTest(attribute);
-}
-
 /**
  * The callers of each function name in the file (`callersOf`): read together for the functions
  * around the candidates outside test items, whose facts are asked for; any other name alone.
@@ -183,46 +178,31 @@ function hasParsed(items: readonly Item[], parse: ReadonlySet<Item>): boolean {
   return items.some((item) => parse.has(item) || (item.body !== null && hasParsed(item.body.items, parse)));
 }
 
-/** The sites of a whole parsed file, in source order, each with its facts when it has a runtime message. Pure. */
-export function extractSites(path: string, text: string, tree: FlatTree): Site[] {
-  const view = new TreeView(tree, text, new Lines(text));
-  const fileContext = fileContextOf(view, contextOfPath(path));
-  const hits = candidateHits(text);
-  const callers = callersIn(text, layoutOf(text, hits, isTestAttribute));
-  const sites: Site[] = [];
-  for (const hit of hits) {
-    const site = readSite(path, view, (hit.macro ? MACRO_RULES : METHOD_RULES).get(hit.name)!, hit.at, fileContext, () => true, callers);
-    if (site !== null) sites.push(site);
-  }
-  return sites;
-}
-
 /**
  * The context of a parsed file's sites before their items are read: its path's, or test code
- * when `#![cfg(test)]` stands at its top (the text check spares reading the root's children
- * when no such attribute can be there).
+ * when an inner attribute at its top makes it so (`#![cfg(test)]`; the text check spares reading
+ * the root's children when no such attribute can be there).
  */
 function fileContextOf(view: TreeView, pathContext: SiteContext): SiteContext {
   if (pathContext !== "library") return pathContext;
-  const innerCfgTest = mayHaveInnerCfg(view) && namedChildSpans(view.root).some((c) => c.type === "inner_attribute_item" && isCfgTest(view.text.slice(c.start, c.end)));
-  return innerCfgTest ? "test" : pathContext;
+  const innerTest = mayHaveInnerTestAttribute(view) && namedChildSpans(view.root).some((c) => c.type === "inner_attribute_item" && isTestAttribute(view.text.slice(c.start, c.end), true));
+  return innerTest ? "test" : pathContext;
 }
 
 /**
- * False when no inner attribute that `isCfgTest` accepts can be in the file: its text starts with
- * `#![cfg(`, white space allowed; in a tree with errors the `!` may be a MISSING node, so there
- * only `#[cfg(` is sure.
+ * False when no inner attribute that `isTestAttribute` accepts can be in the file: such an
+ * attribute starts with `#!` and `[`, white space between, and holds one of `TEST_WORDS`; in a
+ * tree with errors the `!` may be a MISSING node, so there only `#` and `[` are sure.
  */
-function mayHaveInnerCfg(view: TreeView): boolean {
-  const starts = view.cfgAttributeStarts;
-  if (view.hasError) return starts.length > 0;
-  return starts.some((i) => {
-    INNER_CFG_AT.lastIndex = i;
-    return INNER_CFG_AT.test(view.text);
+function mayHaveInnerTestAttribute(view: TreeView): boolean {
+  if (!view.testAttributeBetween(0, view.text.length)) return false;
+  return view.hasError || view.attributeStarts.some((i) => {
+    INNER_AT.lastIndex = i;
+    return INNER_AT.test(view.text);
   });
 }
 
-const INNER_CFG_AT = /#\s*!\s*\[\s*cfg\s*\(/y;
+const INNER_AT = /#\s*!/y;
 
 /** Whether a site with this runtime message and context gets facts (asked once per site, in source order). */
 type NeedsFacts = (runtime: readonly MessagePart[], context: SiteContext) => boolean;
@@ -262,7 +242,7 @@ function readSite(path: string, view: TreeView, rule: Rule, at: number, fileCont
     if (testAttributes && context === "library" && hasTestAttribute(a)) context = "test";
   }
   if (rule.syntax === "macro" && !stdMacro(text, codeBefore(view, at), at)) return null;
-  return siteAt(path, text, view.lines, rule, at, inTokenTree, context, (runtime, args) => (needsFacts(runtime, context) ? siteFacts(chain, args, callers) : null));
+  return siteAt(path, text, view.lines, rule, at, inTokenTree, context, (runtime, args) => (needsFacts(runtime, context) ? siteFacts(chain, rule, args, callers) : null));
 }
 
 /**
@@ -343,19 +323,6 @@ function mayEndComment(text: string, j: number): boolean {
   return text.charCodeAt(j) === 47 || text.lastIndexOf("//", j) > text.lastIndexOf("\n", j);
 }
 
-/** Cargo's conventions: tests/, benches/, examples/ and build scripts are not library code. */
-export function contextOfPath(path: string): SiteContext {
-  const parts = path.split("/");
-  const dirs = parts.slice(0, -1);
-  if (dirs.includes("tests")) return "test";
-  if (dirs.includes("benches")) return "bench";
-  if (dirs.includes("examples")) return "example";
-  if (parts.at(-1) === "build.rs" && !dirs.includes("src")) return "build-script";
-  return "library";
-}
-
-const TEST_ATTRIBUTE = /^#\s*\[\s*(?:(?:::)?[A-Za-z_]\w*\s*::\s*)*(?:test|rstest|test_case|wasm_bindgen_test|quickcheck)\b/;
-
 /**
  * True when `node` (an item, a `macro_rules!` definition, a statement, …) carries `#[test]`-like
  * or `#[cfg(test)]`-like attributes: tree-sitter gives them as the node's preceding siblings.
@@ -368,7 +335,7 @@ function hasTestAttribute(node: ViewNode): boolean {
     for (let s = node.previousNamedSibling; s !== null; s = s.previousNamedSibling) {
       if (s.type === "line_comment" || s.type === "block_comment") continue;
       if (s.type !== "attribute_item") break;
-      if (TEST_ATTRIBUTE.test(s.text) || isCfgTest(s.text)) return true;
+      if (isTestAttribute(s.text, false)) return true;
     }
     return false;
   });
@@ -383,30 +350,18 @@ function mayHaveTestAttribute(node: ViewNode): boolean {
 }
 
 /**
- * `#[cfg(test)]` or `#[cfg(all(test, …))]`: compiled only for tests. `cfg(not(test))` and
- * `cfg(any(test, …))` are not test-only.
- */
-export function isCfgTest(attribute: string): boolean {
-  const m = /^#\s*!?\s*\[\s*cfg\s*(\([\s\S]*\))\s*\]$/.exec(attribute.trim());
-  const tokens = m === null ? null : readDelimited(m[1]!, 0)?.tokens;
-  return tokens != null && testOnly(tokens);
-}
-
-/** A cfg predicate that holds only in test builds: `test`, or `all(…)` with such a predicate among its arguments. */
-function testOnly(predicate: readonly Token[]): boolean {
-  if (predicate.length === 1) return predicate[0]!.text === "test";
-  if (predicate[0]?.text !== "all" || predicate[1]?.text !== "(" || predicate.at(-1)?.text !== ")") return false;
-  return splitArgs(predicate.slice(2, -1)).some(testOnly);
-}
-
-/**
  * Names of the modules a file declares test-only and keeps in files of their own
- * (`#[cfg(test)] mod tests;`, also `cfg(all(…, test))`, other attributes and `pub(…)` around it),
- * in source order. Pure; comments and strings never count.
- * Note: read with the lexer, not the tree, because files without panic candidates are never parsed.
+ * (`#[cfg(test)] mod tests;`, any attribute `isTestAttribute` accepts, other attributes and
+ * `pub(…)` around it), in source order. Pure; comments and strings never count.
+ * Note: read with the lexer, not the tree, because files without panic candidates are never
+ *   parsed; `mayDeclareTestModule` spares lexing most files.
  */
 export function testModuleNames(text: string): string[] {
-  if (!mayDeclareTestModule(text)) return [];
+  return mayDeclareTestModule(text) ? declaredTestModules(text) : [];
+}
+
+/** What `testModuleNames` gives, read with the lexer without asking the pre-filter first. */
+export function declaredTestModules(text: string): string[] {
   const tokens = tokenize(text);
   const names: string[] = [];
   for (let i = 0; i + 2 < tokens.length; i++) {
@@ -421,7 +376,7 @@ export function testModuleNames(text: string): string[] {
     while (tokens[j]?.text === "]") {
       const k = openerOf(tokens, j);
       if (k <= 0 || tokens[k - 1]!.text !== "#") break;
-      if (isCfgTest(text.slice(tokens[k - 1]!.start, tokens[j]!.end))) testOnlyModule = true;
+      if (isTestAttribute(text.slice(tokens[k - 1]!.start, tokens[j]!.end), false)) testOnlyModule = true;
       j = k - 2;
     }
     if (testOnlyModule) names.push(tokens[i + 1]!.text);
@@ -430,13 +385,14 @@ export function testModuleNames(text: string): string[] {
 }
 
 /**
- * False when the text cannot hold a declaration `testModuleNames` accepts; only a yes lexes the file.
- * Such a declaration needs the words `mod`, `test` and `cfg`, and a `mod` token with an identifier
- * and `;` after it and `]`, `pub`, or `pub(…)` before it. Between tokens the lexer skips white
- * space, comments and stray quotes: wherever a comment or a quote may stand, the answer is yes.
+ * A pre-filter: false when the text cannot hold a declaration `declaredTestModules` finds, true
+ * when it may (only a yes lexes the file; a test checks that it says yes wherever the lexer finds one). Such a declaration needs the word `mod`, one of the
+ * table's `TEST_WORDS` (its attribute holds one), and a `mod` token with an identifier and `;`
+ * after it and `]`, `pub`, or `pub(…)` before it. Between tokens the lexer skips white space,
+ * comments and stray quotes: wherever a comment or a quote may stand, the answer is yes.
  */
-function mayDeclareTestModule(text: string): boolean {
-  if (!hasWord(text, "mod") || !hasWord(text, "test") || !hasWord(text, "cfg")) return false;
+export function mayDeclareTestModule(text: string): boolean {
+  if (!hasWord(text, "mod") || !TEST_WORDS.some((word) => text.includes(word))) return false;
   for (const m of text.matchAll(/\bmod\b/g)) {
     if (identAndSemicolonAt(text, m.index + 3) && closerBefore(text, m.index - 1)) return true;
   }
@@ -451,19 +407,14 @@ function hasWord(text: string, word: string): boolean {
   return false;
 }
 
-/** True for `[A-Za-z0-9_]` (what `\w` matches). */
-function isAsciiWord(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
-}
-
 /** May an identifier token and then `;` follow from offset `i` on? */
 function identAndSemicolonAt(text: string, i: number): boolean {
   while (isSpace(text.charCodeAt(i))) i++;
   let c = text.charCodeAt(i);
   if (c === 47 || c === 39 || c >= 128 || (c === 114 && text.charCodeAt(i + 1) === 35)) return true; // a comment, a quote, Unicode, r#
-  if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95)) return false;
+  if (!isAsciiWord(c) || (c >= 48 && c <= 57)) return false;
   do c = text.charCodeAt(++i);
-  while ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95);
+  while (isAsciiWord(c));
   if (c >= 128) return true;
   while (isSpace(text.charCodeAt(i))) i++;
   c = text.charCodeAt(i);

@@ -6,6 +6,7 @@
  * macro's arguments as a flat token tree, and inside ERROR nodes not even that; one lexer reads
  * `panic!(…)` the same way in a function body, a `quote!` block or a broken file.
  */
+import { EXPRESSION_LEADERS, KEYWORDS } from "./rust/keywords.js";
 
 export type TokenKind = "ident" | "lifetime" | "string" | "char" | "number" | "punct" | "open" | "close";
 
@@ -37,8 +38,8 @@ export function codeAt(text: string, i: number): number {
   return i >= 0 && i < text.length ? text.charCodeAt(i) : -1;
 }
 
-/** True for `[A-Za-z0-9_]`. */
-function isAsciiWord(c: number): boolean {
+/** True for `[A-Za-z0-9_]` (what `\w` matches). */
+export function isAsciiWord(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
 }
 
@@ -73,7 +74,8 @@ const LIFETIME = /'[\p{L}_][\p{L}\p{N}_]*/uy;
 const NUMBER = /(?:0x[0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+|[0-9][0-9_]*(?:\.(?![.\p{L}_])[0-9_]*)?(?:[eE][+-]?[0-9_]+)?)(?:[\p{L}_][\p{L}\p{N}_]*)?/uy;
 
 /**
- * The token starting at `i` (trivia already skipped), or null at the end or on a stray quote.
+ * The token starting at `i` (trivia already skipped), or null at the end or on a `'` that starts
+ * no literal.
  * Note: a lifetime reads at most 128 characters, a number 128 and an identifier 256 (the
  * lexer's windows); sticky regexes read in place, and the rare token that reaches its window
  * is read through the window.
@@ -85,6 +87,9 @@ export function lexToken(text: string, i: number): Token | null {
   if (code === 34 || code === 98 || code === 99 || code === 114) {
     const str = lexString(text, i);
     if (str !== null) return { kind: "string", text: text.slice(i, str), start: i, end: str };
+    // A byte literal, `b'x'`.
+    const byte = code === 98 && codeAt(text, i + 1) === 39 ? charEnd(text, i + 1) : null;
+    if (byte !== null) return { kind: "char", text: text.slice(i, byte), start: i, end: byte };
   }
   if (code === 39 /* ' */) {
     CHAR.lastIndex = i;
@@ -254,11 +259,6 @@ export function splitArgs(tokens: readonly Token[]): Token[][] {
 const BINARY = new Set(["==", "!=", "<=", ">=", "&&", "||", "+", "-", "*", "/", "%", "^", "|", "&", "<<", ">>", "<", ">", "=", "+=", "-=", "*=", "/=", "%=", "^=", "&=", "|=", "<<=", ">>=", "=>", "->"]);
 /** Operators that are unary where an operand is expected: `-x`, `!x`, `*x`, `&x`, `&&x`. */
 const UNARY = new Set(["-", "!", "*", "&", "&&"]);
-/** Keywords after which an expression (or pattern) starts, as after a binary operator. */
-const LEADING_KEYWORDS = new Set(["if", "let", "match", "in", "return", "else", "move", "mut", "ref", "while", "for", "break", "unsafe", "async", "box", "dyn", "impl"]);
-/** Identifiers that are reserved words: `if (…)` keeps its space in token trees, `f(…)` does not. */
-const RESERVED = new Set(["as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where", "while", "async", "await", "dyn", "abstract", "become", "box", "do", "final", "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "fn"]);
-
 /** A token, or a delimited group of them (the tree a macro's arguments form). */
 type Tree = Token | Group;
 interface Group {
@@ -400,7 +400,7 @@ function printExpr(items: readonly Tree[], out: Out): void {
       out.put(t, (operand || tokenAt(items, i - 1)?.kind === "ident") && !glued);
       if (t === "as") typeContext = true;
       if (t === "match") matchPending = true;
-      operand = !LEADING_KEYWORDS.has(t) && t !== "as";
+      operand = !EXPRESSION_LEADERS.has(t) && t !== "as";
       continue;
     }
     // Punctuation.
@@ -519,22 +519,24 @@ function tokenSpaceBetween(a: Tree, b: Tree): boolean {
   if (!isGroup(a) && a.text === "." && !punct(b)) return false;
   if (!isGroup(a) && a.text === "$" && !isGroup(b) && b.kind === "ident") return false;
   if (!punct(a) && !isGroup(b) && (b.text === "," || b.text === ";" || b.text === ".")) return false;
-  if (!isGroup(a) && a.kind === "ident" && isGroup(b) && b.open.text === "(" && (!RESERVED.has(a.text) || a.text === "fn" || a.text === "Self" || a.text === "pub" || a.text.startsWith("r#"))) return false;
+  if (!isGroup(a) && a.kind === "ident" && isGroup(b) && b.open.text === "(" && (!KEYWORDS.has(a.text) || a.text === "fn" || a.text === "Self" || a.text === "pub" || a.text.startsWith("r#"))) return false;
   if (!isGroup(a) && a.text === "#" && isGroup(b) && b.open.text === "[") return false;
   return true;
 }
 
 /**
  * Every token of `text` in order, comments and white space skipped. Never fails: a character
- * that starts no token (a stray quote) is skipped, and an unterminated string or comment ends
- * the list.
+ * that starts no token (a `'` that starts no literal) is skipped, or with `atStray: "stop"` ends
+ * the list; an unterminated comment ends the list, and the quote of an unterminated string is
+ * read as punctuation.
  */
-export function tokenize(text: string): Token[] {
+export function tokenize(text: string, atStray: "skip" | "stop" = "skip"): Token[] {
   const tokens: Token[] = [];
   let i = skipTrivia(text, 0);
   while (i < text.length) {
     const tok = lexToken(text, i);
     if (tok === null) {
+      if (atStray === "stop") break;
       i = skipTrivia(text, i + 1);
       continue;
     }

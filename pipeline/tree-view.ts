@@ -7,6 +7,7 @@
  * node's object, and what is derived from it, is made once per file.
  */
 import { type FlatTree, grammar } from "./parse.js";
+import { TEST_WORDS } from "./rust/index.js";
 
 /** One node of the tree. */
 export class ViewNode {
@@ -226,11 +227,11 @@ export class TreeView {
   /**
    * False when no attribute that starts at or after `from` and ends by `to` can be `#[test]`-like
    * or `#[cfg(test)]`-like: such an attribute starts with `#[` (or `#![`), white space allowed,
-   * and holds `test` or `quickcheck`. A text check that spares walking siblings.
+   * and holds one of the table's `TEST_WORDS`. A text check that spares walking siblings.
    */
   testAttributeBetween(from: number, to: number): boolean {
     const attributes = this.attributeStarts;
-    const words = this.memo("testWords", () => offsetsOf(this.text, /test|quickcheck/g));
+    const words = this.memo("testWords", () => offsetsOf(this.text, TEST_WORD));
     const attribute = attributes[firstAtOrAfter(attributes, from)];
     if (attribute === undefined || attribute >= to) return false;
     const word = words[firstAtOrAfter(words, attribute)];
@@ -297,6 +298,7 @@ export class TreeView {
 }
 
 const ATTRIBUTE_AT = /#\s*!?\s*\[/y;
+const TEST_WORD = new RegExp(TEST_WORDS.join("|"), "g");
 const CFG_AT = /#\s*!?\s*\[\s*cfg\s*\(/y;
 
 /** Where `pattern` (global) matches in `text`, in order. */

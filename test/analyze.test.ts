@@ -13,8 +13,7 @@ import { describe, it } from "node:test";
 import { analyzeEnvelopes, sameJson } from "../pipeline/analyze/index.js";
 import { lex } from "../pipeline/analyze/rust.js";
 import { buildEnvelopes, groupSites } from "../pipeline/build.js";
-import { extractSites } from "../pipeline/extract.js";
-import { parseTree } from "../pipeline/parse.js";
+import { applyTestModules, extractFile, LIBRARY_ONLY } from "../pipeline/extract.js";
 import type { Envelope } from "../pipeline/schema-types.generated.js";
 import { validate } from "../pipeline/validate.js";
 import { fixture, tempDir } from "./helpers/git.js";
@@ -28,11 +27,16 @@ interface Case {
   readonly envelopes: Envelope[];
 }
 
-/** Extract, build and analyze one fixture file as `crates/fixture/src/<name>.rs`. */
+/**
+ * Extract, build and analyze one fixture file as `crates/fixture/src/<name>.rs`, the way a run
+ * does: `extractFile` with the default options (only what a library site needs is parsed), the
+ * test modules applied, the library sites with a runtime message grouped into records.
+ */
 async function analyse(group: string, name: string): Promise<Case> {
   const text = readFileSync(fixture("analyze", group, `${name}.rs`), "utf8");
   const file = `crates/fixture/src/${name}.rs`;
-  const sites = extractSites(file, text, await parseTree(text)).filter((s) => s.runtime !== null);
+  const [extracted] = applyTestModules([await extractFile({ path: file, blob: "0".repeat(40), text }, LIBRARY_ONLY)]);
+  const sites = extracted!.sites.filter((s) => s.runtime !== null && s.context === "library");
   const built = buildEnvelopes({ repo: "fixture/analyze", sha: "0".repeat(40), contextLines: 3, groups: groupSites(sites), textOf: () => text, now: "2026-01-01T00:00:00.000Z" });
   return { group, name, text, envelopes: analyzeEnvelopes({ envelopes: built, sites }) };
 }

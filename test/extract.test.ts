@@ -8,7 +8,8 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { applyTestModules, contextOfPath, extractFile, isCfgTest, testModuleNames } from "../pipeline/extract.js";
+import { applyTestModules, declaredTestModules, extractFile, mayDeclareTestModule, testModuleNames } from "../pipeline/extract.js";
+import { contextOfPath } from "../pipeline/rust/index.js";
 import type { FileSites, Site } from "../pipeline/types.js";
 import { fixture } from "./helpers/git.js";
 
@@ -82,30 +83,51 @@ describe("applyTestModules", () => {
   });
 });
 
-describe("contextOfPath", () => {
-  it("follows Cargo's layout", () => {
-    assert.equal(contextOfPath("crates/a/src/lib.rs"), "library");
-    assert.equal(contextOfPath("crates/a/tests/it.rs"), "test");
-    assert.equal(contextOfPath("tests/common/mod.rs"), "test");
-    assert.equal(contextOfPath("crates/a/benches/b.rs"), "bench");
-    assert.equal(contextOfPath("examples/e/src/main.rs"), "example");
-    assert.equal(contextOfPath("crates/a/build.rs"), "build-script");
-    assert.equal(contextOfPath("build.rs"), "build-script");
-    assert.equal(contextOfPath("crates/a/src/build.rs"), "library");
-    assert.equal(contextOfPath("crates/a/src/tests.rs"), "library");
-  });
-});
+/** A seeded generator of numbers in [0, 1) (mulberry32): the same texts on every run. */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
-describe("isCfgTest", () => {
-  it("accepts only predicates that hold in test builds alone", () => {
-    assert.equal(isCfgTest("#[cfg(test)]"), true);
-    assert.equal(isCfgTest("#[cfg( test )]"), true);
-    assert.equal(isCfgTest('#[cfg(all(test, feature = "std"))]'), true);
-    assert.equal(isCfgTest('#[cfg(all(feature = "std", test))]'), true);
-    assert.equal(isCfgTest('#[cfg(all(feature = "std", all(unix, test)))]'), true);
-    assert.equal(isCfgTest('#[cfg(any(test, feature = "testing"))]'), false);
-    assert.equal(isCfgTest("#[cfg(not(test))]"), false);
-    assert.equal(isCfgTest('#[cfg(feature = "test")]'), false);
-    assert.equal(isCfgTest("#[cfg_attr(test, derive(Debug))]"), false);
+describe("the test-module pre-filter", () => {
+  const rustFiles = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? rustFiles(path.join(dir, e.name)) : e.name.endsWith(".rs") ? [path.join(dir, e.name)] : []));
+
+  it("says maybe wherever the lexer finds a test-module declaration: generated texts", () => {
+    const next = random(20261201);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
+    const attributes = ["#[cfg(test)]", "#[cfg(all(test, unix))]", "#[cfg_attr(not(test), cfg(test))]", "#[cfg(not(not(test)))]", "# [ cfg ( test ) ]", "#[cfg(/* c */ test)]", "#[cfg(r#test)]", "#[rstest]", "#[quickcheck]", "#[tokio::test]", "#[cfg(not(test))]", "#[allow(dead_code)]", '#[path = "t.rs"]'];
+    const gaps = ["", " ", "\n", "\t", "\u00a0", "\u2028", "/* c */", "/* /* nested */ */", "// line\n", " ' ", "\n\n"];
+    const visibility = ["", "pub", "pub(crate)", "pub(in crate::a)", "pub /* v */ (super)", "pub(self)"];
+    const names = ["tests", "t1", "_x", "módulo", "r#try", "名前", "tests_é"];
+    const noise = ["", "fn f() {}", 'let s = "mod x;";', "'a", "b'x'", 'r#"#[cfg(test)] mod y;"#', "mod m { }", "struct S;", "/* #[cfg(test)] mod z; */"];
+    let declarations = 0;
+    for (let n = 0; n < 3000; n++) {
+      const attrs = Array.from({ length: 1 + Math.floor(next() * 3) }, () => pick(attributes) + pick(gaps)).join("");
+      const text = [pick(noise), pick(gaps), attrs, pick(visibility), pick([" ", "\n", "/* m */ "]), "mod", pick([" ", "\t", " /* n */ "]), pick(names), pick(gaps), ";", pick(gaps), pick(noise)].join("");
+      const found = declaredTestModules(text);
+      if (found.length > 0) declarations++;
+      assert.ok(found.length === 0 || mayDeclareTestModule(text), `the pre-filter says no to ${JSON.stringify(text)}, where the lexer finds ${found.join(", ")}`);
+    }
+    assert.ok(declarations > 1000, `only ${declarations} generated texts declare a test module`);
+  });
+
+  it("says maybe wherever the lexer finds one in the fixtures, and no for texts without", () => {
+    let declaring = 0;
+    for (const file of rustFiles(fixture("."))) {
+      const text = readFileSync(file, "utf8");
+      if (declaredTestModules(text).length === 0) continue;
+      declaring++;
+      assert.ok(mayDeclareTestModule(text), file);
+    }
+    assert.ok(declaring >= 2, `${declaring} fixtures declare test modules`);
+    for (const text of ["mod tests;", "#[cfg(test)] mod tests { }", "#[cfg(test)] fn f() {}", "#[cfg(test)]\nuse a::b;\nmod other;\n", "#[cfg(unix)]\npub mod ops;\n"]) {
+      assert.deepEqual(declaredTestModules(text), [], text);
+      assert.equal(mayDeclareTestModule(text), false, text);
+    }
   });
 });

@@ -10,8 +10,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type Parser from "tree-sitter";
-import { callersOf, callsNamed, TEST_ATTRIBUTE } from "../pipeline/analyze/facts.js";
-import { extractFile, isTestAttribute } from "../pipeline/extract.js";
+import { callersOf, callsNamed } from "../pipeline/analyze/facts.js";
+import { extractFile } from "../pipeline/extract.js";
+import { isTestAttribute, KEYWORDS } from "../pipeline/rust/index.js";
 import { layoutOf } from "../pipeline/layout.js";
 import { parseTree, type Range } from "../pipeline/parse.js";
 import type { Site } from "../pipeline/types.js";
@@ -87,10 +88,10 @@ describe("partial parsing", () => {
     const again = result.sites.filter((s) => s.message === "n is over the limit: {n}");
     assert.deepEqual(again.map((s) => [s.line, s.context, s.facts === null]), [[14, "library", false], [135, "library", true]]);
     assert.ok(result.sites.some((s) => s.line === 130 && s.kind === "assert-eq" && s.context === "library" && s.skip === "no-message"), "the assert_eq! without a message");
-    // The caller in `impl Display` and the one in a `#[cfg(test)] impl` are found all the same;
-    // the one in `mod tests` is test code, which the facts leave out.
+    // The caller in `impl Display` is found all the same; those in a `#[cfg(test)] impl` and in
+    // `mod tests` are test code, which the facts leave out.
     const checked = result.sites.find((s) => s.message === "n is over the limit: {n}");
-    assert.deepEqual(checked?.facts?.callers, ["fmt", "helper"]);
+    assert.deepEqual(checked?.facts?.callers, ["fmt"]);
   });
 
   it("parses nothing of a file whose sites are all test code", async () => {
@@ -124,15 +125,18 @@ describe("calls by name in long texts (an index of the words instead of a search
 
 /**
  * The callers of a function as a whole syntax tree gives them: from each call's name node up,
- * the innermost `function_item` is the caller, unless a `function_item` or `mod_item` on the way
- * has a `#[test]`-like or `#[cfg(test)]`-like attribute among the siblings before it.
+ * the innermost `function_item` is the caller, unless a node on the way has an attribute that
+ * makes it test code among the siblings before it.
+ * Note: which attribute makes code test code is the table's `isTestAttribute` (its own tests
+ * hold hand-written expectations for every form); what is checked here is that the lexer finds
+ * the items and the functions around each call that the tree finds.
  */
 function treeCallers(tree: Parser.Tree, text: string, name: string): string[] {
   const isTest = (node: Parser.SyntaxNode) => {
     for (let s = node.previousNamedSibling; s !== null; s = s.previousNamedSibling) {
       if (s.type === "line_comment" || s.type === "block_comment") continue;
       if (s.type !== "attribute_item") return false;
-      if (TEST_ATTRIBUTE.test(s.text)) return true;
+      if (isTestAttribute(s.text, false)) return true;
     }
     return false;
   };
@@ -144,7 +148,7 @@ function treeCallers(tree: Parser.Tree, text: string, name: string): string[] {
     let caller: string | null = null;
     for (let a = node.parent; a !== null; a = a.parent) {
       if (caller === null && a.type === "function_item") caller = a.childForFieldName("name")?.text ?? "";
-      if ((a.type === "function_item" || a.type === "mod_item") && isTest(a)) {
+      if (isTest(a)) {
         caller = null;
         break;
       }
@@ -153,9 +157,6 @@ function treeCallers(tree: Parser.Tree, text: string, name: string): string[] {
   }
   return [...found].sort();
 }
-
-/** Rust's keywords: no function is named so (`r#…` aside). */
-const KEYWORDS = /^(?:as|async|await|break|const|continue|crate|dyn|else|enum|extern|false|fn|for|if|impl|in|let|loop|match|mod|move|mut|pub|ref|return|self|Self|static|struct|super|trait|true|type|unsafe|use|where|while)$/;
 
 describe("callers read by the lexer", () => {
   const parser = bindingParser();
@@ -167,7 +168,7 @@ describe("callers read by the lexer", () => {
       const tree = parser.parse((index: number) => text.slice(index, index + 65536));
       const layout = layoutOf(text, [], isTestAttribute);
       // Every word standing before `(` but keywords (a function, a method, a tuple struct): most are called somewhere.
-      const names = new Set([...text.matchAll(/\b([A-Za-z_]\w*)\s*\(/g)].map((m) => m[1]!).filter((w) => !KEYWORDS.test(w)));
+      const names = new Set([...text.matchAll(/\b([A-Za-z_]\w*)\s*\(/g)].map((m) => m[1]!).filter((w) => !KEYWORDS.has(w)));
       // All names read at once, as extraction reads them, and each alone.
       const together = callersOf(text, layout, names);
       for (const name of names) {
@@ -191,10 +192,19 @@ describe("callers read by the lexer", () => {
       "#[cfg(test)]\nmod tests { fn t() { target(); } }",
       "#[test]\nfn a_test() { target(); }",
       "impl S { pub fn method(&self) { self.x.target(); S::target(); } }",
+      "#[cfg(test)]\nimpl S { fn in_test_impl(&self) { target(); } }",
+      "#[tokio::test]\nasync fn tokio_test() { target(); }",
+      "#[cfg_attr(not(test), cfg(test))]\nfn gated_by_cfg_attr() { target(); }",
+      "#[cfg(not(not(test)))]\nfn double_negation() { target(); }",
+      "#[cfg(all(not(test), unix))]\nfn unix_library() { target(); }",
+      "#[cfg(any(test, feature = \"x\"))]\nfn any_test() { target(); }",
+      "#[cfg(all(feature = \"test\"))]\nfn feature_named_test() { target(); }",
+      "#[cfg_attr(test, test)]\nfn sometimes_a_test() { target(); }",
     ].join("\n");
     const layout = layoutOf(text, [], isTestAttribute);
-    assert.deepEqual(callersOf(text, layout, ["target"]).get("target"), ["inner", "method", "outer", "plain"]);
+    const expected = ["any_test", "feature_named_test", "inner", "method", "outer", "plain", "sometimes_a_test", "unix_library"];
+    assert.deepEqual(callersOf(text, layout, ["target"]).get("target"), expected);
     const tree = parser.parse(text);
-    assert.deepEqual(treeCallers(tree, text, "target"), ["inner", "method", "outer", "plain"]);
+    assert.deepEqual(treeCallers(tree, text, "target"), expected);
   });
 });

@@ -10,27 +10,25 @@
  */
 import type { Condition, FunctionFact, ItemFact, MatchArm, ParamFact, SiteFacts } from "../schema-types.generated.js";
 import { chain, type Hit, type Item, itemAt, type Layout, layoutOf } from "../layout.js";
-import { codeAt, isSpace, readDelimited, skipTrivia, splitArgs, type Token } from "../tokens.js";
+import { cfgPredicateText, type Rule } from "../rust/index.js";
+import { isAsciiWord, isSpace, readDelimited, skipTrivia, splitArgs, type Token, tokenize } from "../tokens.js";
 import { namedChildSpans, type ViewNode } from "../tree-view.js";
 import { boundNames } from "./rust.js";
 
-
-/** Macros whose site facts name the asserted condition. */
-const ASSERTS = new Set(["assert", "assert_eq", "assert_ne", "debug_assert", "debug_assert_eq", "debug_assert_ne"]);
 
 /** Parents whose children are statements or items: attributes on those children are siblings before them. */
 const LISTS = new Set(["block", "declaration_list", "source_file"]);
 
 /**
  * The facts of one site, read through the file's tree view (tree-view.ts): `chain` is the site's
- * name node (`panic` of `panic!`, `expect` of `.expect`) and its
- * ancestors (`TreeView.chain`), `args` the macro call's arguments when the caller has read them
- * (null: read them here). What is read from an ancestor is kept on it for the file's other sites.
+ * name node (`panic` of `panic!`, `expect` of `.expect`) and its ancestors (`TreeView.chain`),
+ * `rule` its panic kind (what it checks, whether it is debug-only), `args` the macro call's
+ * arguments when the caller has read them (null: read them here). What is read from an ancestor
+ * is kept on it for the file's other sites.
  */
-export function siteFacts(chain: readonly ViewNode[], args: readonly (readonly Token[])[] | null, callers: (name: string) => readonly string[]): SiteFacts {
+export function siteFacts(chain: readonly ViewNode[], rule: Rule, args: readonly (readonly Token[])[] | null, callers: (name: string) => readonly string[]): SiteFacts {
   const node = chain[0]!;
   const text = node.view.text;
-  const name = node.text;
   const items: ItemFact[] = [];
   const gates: string[] = [];
   const conditions: Condition[] = [];
@@ -127,9 +125,9 @@ export function siteFacts(chain: readonly ViewNode[], args: readonly (readonly T
   conditions.reverse();
   gates.reverse();
 
-  const check = checkCondition(chain, name, args);
+  const check = checkCondition(chain, rule, args);
   if (check !== null) conditions.push(check);
-  if (name.startsWith("debug_assert")) gates.push("debug_assertions");
+  if (rule.debugOnly) gates.push("debug_assertions");
 
   const functionFact = fn === null ? undefined : describeFunction(fn, node);
   const bodyStart = fn?.field("body")?.start ?? outerStart;
@@ -153,9 +151,19 @@ const EXIT = /\b(?:return|break|continue)\b|\?(?=\s*[.;,)\]}])/;
 /** The pattern of a `let` (up to its type or `=`). */
 const LET = /\blet\s+([^=;:]+?)\s*(?::[^=;]*)?=/g;
 
-/** Source text with string and char literals and comments blanked, for keyword scans. */
+/**
+ * Source text as the lexer reads it, for keyword scans: its tokens, string and char literals
+ * each blanked to a space, comments and white space between tokens each one space.
+ */
 function code(src: string): string {
-  return src.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|"(?:[^"\\]|\\.)*"|'(?:[^'\\\n]|\\.)'/g, " ");
+  let out = "";
+  let end = 0;
+  for (const t of tokenize(src)) {
+    if (t.start > end) out += " ";
+    out += t.kind === "string" || t.kind === "char" ? " " : t.text;
+    end = t.end;
+  }
+  return end < src.length ? `${out} ` : out;
 }
 
 function visibility(n: ViewNode): string | null {
@@ -166,10 +174,10 @@ function visibility(n: ViewNode): string | null {
   });
 }
 
-/** The predicate of `#[cfg(…)]` / `#![cfg(…)]`, white space collapsed; nothing for other attributes. */
-export function cfgPredicate(attribute: string): string[] {
-  const m = /^#\s*!?\s*\[\s*cfg\s*\(([\s\S]*)\)\s*\]$/.exec(attribute.trim());
-  return m === null ? [] : [m[1]!.trim().replace(/\s+/g, " ")];
+/** The predicate of `#[cfg(…)]` / `#![cfg(…)]` (`cfgPredicateText`) as a list of one; nothing for other attributes. */
+function cfgPredicate(attribute: string): string[] {
+  const predicate = cfgPredicateText(attribute);
+  return predicate === null ? [] : [predicate];
 }
 
 /**
@@ -261,17 +269,18 @@ function readArm(arm: ViewNode): MatchArm {
   });
 }
 
-/** For `assert*`, the asserted condition (the panic needs it false); for `.expect`, the receiver. */
-function checkCondition(chain: readonly ViewNode[], name: string, read: readonly (readonly Token[])[] | null): Condition | null {
+/** The check the rule names (`Rule.check`): for `assert*`, the asserted condition (the panic needs it false) or the compared operands; for `.expect`, the receiver. */
+function checkCondition(chain: readonly ViewNode[], rule: Rule, read: readonly (readonly Token[])[] | null): Condition | null {
   const node = chain[0]!;
   const text = node.view.text;
   const at = node.line;
-  if (name === "expect" || name === "expect_err") {
+  const name = rule.name;
+  if (rule.check === "receiver") {
     const fe = chain[1];
     const receiver = fe?.type === "field_expression" ? fe.field("value")?.text : undefined;
     return { kind: "expect", line: at, method: name, ...(receiver === undefined ? {} : { receiver }) };
   }
-  if (!ASSERTS.has(name)) return null;
+  if (rule.check === null) return null;
   let args = read;
   if (args === null) {
     const i = skipTrivia(text, node.end);
@@ -282,7 +291,7 @@ function checkCondition(chain: readonly ViewNode[], name: string, read: readonly
   }
   const source = (tokens: readonly Token[] | undefined) => (tokens === undefined || tokens.length === 0 ? undefined : text.slice(tokens[0]!.start, tokens.at(-1)!.end));
   const macro = name;
-  if (name.endsWith("_eq") || name.endsWith("_ne")) {
+  if (rule.check === "operands") {
     const left = source(args[0]);
     const right = source(args[1]);
     return left === undefined || right === undefined ? null : { kind: "assert", line: at, macro, left, right };
@@ -413,21 +422,6 @@ function plainLets(body: ViewNode, text: string): { end: number; text: string }[
   return out;
 }
 
-/** An attribute (its text) that makes a function or module test code for the callers of a function (`callersOf`). */
-export const TEST_ATTRIBUTE = /^#\s*\[\s*(?:(?:::)?\w+\s*::\s*)*(?:test|rstest|test_case|wasm_bindgen_test|quickcheck)\b|^#\s*\[\s*cfg\s*\(\s*(?:test\s*\)|all\s*\([^\]]*\btest\b)/;
-
-/** True when one of the item's outer attributes (at its start, comments between) is `#[test]`-like or `#[cfg(test)]`-like. */
-function isTestItem(text: string, item: Item): boolean {
-  for (let i = skipTrivia(text, item.start); codeAt(text, i) === 35 /* # */; ) {
-    const open = skipTrivia(text, i + 1);
-    const group = codeAt(text, open) === 91 /* [ */ ? readDelimited(text, open) : null;
-    if (group === null || group.end > item.end) return false;
-    if (TEST_ATTRIBUTE.test(text.slice(i, group.end))) return true;
-    i = skipTrivia(text, group.end);
-  }
-  return false;
-}
-
 /**
  * For each of `names`, the names of the functions in this file that call a function so named
  * (`name(`, `.name(`, `X::name(`, with or without a turbofish), the function itself left out,
@@ -435,8 +429,9 @@ function isTestItem(text: string, item: Item): boolean {
  * read once for all the names.
  * Note: a match by name, not a resolved call. A call counts where the lexer reads the name as an
  * identifier in code (not in a comment or a string) in a function's body, the innermost such
- * function being the caller. Callers in test code (a `#[test]`-like function, a `#[cfg(test)]`
- * module, around the call) are not how users get there.
+ * function being the caller. Callers in test code (in an item that `layout`, made with the
+ * table's `isTestAttribute`, marks test code, or in an item inside one: a `#[test]` function, a
+ * `#[cfg(test)]` module or impl) are not how users get there.
  */
 export function callersOf(text: string, layout: Layout, names: Iterable<string>): Map<string, string[]> {
   const calls = new Map<Item, Hit[]>();
@@ -446,7 +441,7 @@ export function callersOf(text: string, layout: Layout, names: Iterable<string>)
     for (const at of callsNamed(text, name)) {
       if (/\bfn\s+$/.test(text.slice(Math.max(0, at - 8), at))) continue;
       const item = itemAt(layout.items, at);
-      if (item === null || chain(item).some((a) => (a.keyword === "fn" || a.keyword === "mod") && (a.test || isTestItem(text, a)))) continue;
+      if (item === null || chain(item).some((a) => a.test)) continue;
       const hit: Hit = { at: at - item.start, name, macro: false };
       const known = calls.get(item);
       if (known) known.push(hit);
@@ -533,8 +528,3 @@ function wordsOf(text: string): Map<string, number[]> {
 }
 
 const WORD = /[A-Za-z0-9_]+/g;
-
-/** True for `[A-Za-z0-9_]` (what `\w` matches). */
-function isAsciiWord(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
-}

@@ -3,23 +3,17 @@
  * with the project's lexer: which names an expression reads, which a pattern binds, whether an
  * expression needs parentheses, what a match pattern's head path is. Pure.
  */
-import { lexToken, skipTrivia, type Token } from "../tokens.js";
-
-const KEYWORDS = new Set([
-  "as", "async", "await", "box", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern", "false", "fn", "for", "if", "impl", "in",
-  "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where", "while", "_",
-]);
+import { KEYWORDS, LITERAL_KEYWORDS, PATH_KEYWORDS } from "../rust/index.js";
+import { tokenize, type Token } from "../tokens.js";
 
 /** Every token of `src` (comments skipped); stops at the first character the lexer cannot read. */
 export function lex(src: string): Token[] {
-  const out: Token[] = [];
-  for (let i = skipTrivia(src, 0); i < src.length; i = skipTrivia(src, i)) {
-    const t = lexToken(src, i);
-    if (t === null) break;
-    out.push(t);
-    i = t.end;
-  }
-  return out;
+  return tokenize(src, "stop");
+}
+
+/** Words that name no value and that no pattern binds: the keywords (`self` aside where said) and `_`. */
+function notAName(word: string): boolean {
+  return KEYWORDS.has(word) || word === "_";
 }
 
 /**
@@ -31,7 +25,7 @@ export function readNames(expr: string): string[] {
   const toks = lex(expr);
   const out = new Set<string>();
   toks.forEach((t, i) => {
-    if (t.kind !== "ident" || (KEYWORDS.has(t.text) && t.text !== "self")) return;
+    if (t.kind !== "ident" || (notAName(t.text) && t.text !== "self")) return;
     if (!/^[a-z_]/.test(t.text) || t.text === "_") return;
     const prev = toks[i - 1]?.text;
     const next = toks[i + 1]?.text;
@@ -61,7 +55,7 @@ export function boundNames(pattern: string): string[] {
   const toks = lex(pattern);
   const out = new Set<string>();
   toks.forEach((t, i) => {
-    if (t.kind !== "ident" || KEYWORDS.has(t.text) || !/^[a-z_]/.test(t.text)) return;
+    if (t.kind !== "ident" || notAName(t.text) || !/^[a-z_]/.test(t.text)) return;
     const prev = toks[i - 1]?.text;
     const next = toks[i + 1]?.text;
     if (prev === "::" || prev === "." || next === "::" || next === "(" || next === "{" || next === "!" || next === ":") return;
@@ -102,7 +96,7 @@ export function isAtom(expr: string): boolean {
     else if (depth === 0) {
       if (t.kind === "punct" && !TIGHT.has(t.text)) return false;
       if (t.kind === "punct" && (t.text === "&" || t.text === "*" || t.text === "!") && !leading) return false;
-      if (t.kind === "ident" && KEYWORDS.has(t.text) && t.text !== "self" && t.text !== "true" && t.text !== "false" && t.text !== "crate" && t.text !== "super") return false;
+      if (t.kind === "ident" && notAName(t.text) && !PATH_KEYWORDS.has(t.text) && !LITERAL_KEYWORDS.has(t.text)) return false;
     }
     leading = t.kind === "punct" && depth === 0 && (t.text === "&" || t.text === "*" || t.text === "!");
   }

@@ -12,7 +12,7 @@ const TAIL: readonly MessagePart[] = [{ lit: "\n  left: " }, { wild: true }, { l
 function rule(id: SiteKind, op: "==" | "!="): Rule {
   const describe = (args: readonly (readonly Token[])[]): RuntimeMessage =>
     args.length <= 2 ? skipped("no-message") : formatted(args.slice(2), `assertion \`left ${op} right\` failed: `, TAIL);
-  return { id, syntax: "macro", name: id.replaceAll("-", "_"), describe };
+  return { id, syntax: "macro", name: id.replaceAll("-", "_"), check: "operands", debugOnly: id.startsWith("debug-"), describe };
 }
 
 export const assertEq = rule("assert-eq", "==");

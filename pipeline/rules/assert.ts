@@ -34,7 +34,7 @@ function describe(args: readonly (readonly Token[])[]): RuntimeMessage {
 }
 
 function rule(id: SiteKind): Rule {
-  return { id, syntax: "macro", name: id.replace("-", "_"), describe };
+  return { id, syntax: "macro", name: id.replace("-", "_"), check: "condition", debugOnly: id.startsWith("debug-"), describe };
 }
 
 export const assert = rule("assert");

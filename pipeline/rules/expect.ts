@@ -42,5 +42,5 @@ function formatArgs(tokens: readonly Token[]): Token[][] | null {
   return null;
 }
 
-export const expect: Rule = { id: "expect", syntax: "method", name: "expect", describe };
-export const expectErr: Rule = { id: "expect-err", syntax: "method", name: "expect_err", describe };
+export const expect: Rule = { id: "expect", syntax: "method", name: "expect", check: "receiver", debugOnly: false, describe };
+export const expectErr: Rule = { id: "expect-err", syntax: "method", name: "expect_err", check: "receiver", debugOnly: false, describe };

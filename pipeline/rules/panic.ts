@@ -5,5 +5,7 @@ export const panic: Rule = {
   id: "panic",
   syntax: "macro",
   name: "panic",
+  check: null,
+  debugOnly: false,
   describe: (args) => formatted(args, ""),
 };

@@ -20,6 +20,14 @@ export interface Rule {
   /** `macro`: `name!(…)`; `method`: `.name(…)`. */
   readonly syntax: "macro" | "method";
   readonly name: string;
+  /**
+   * What a site's facts name as the check that fails when it panics: the asserted condition
+   * (`assert!(cond)`), the two compared operands (`assert_eq!(left, right)`), the receiver whose
+   * value is not the one expected (`x.expect(…)`); null when it panics unconditionally.
+   */
+  readonly check: "condition" | "operands" | "receiver" | null;
+  /** True when it is compiled only with debug assertions on (`debug_assert!` and its kin). */
+  readonly debugOnly: boolean;
   /** The runtime message for the call's top-level arguments (split at commas). Pure. */
   readonly describe: (args: readonly (readonly Token[])[]) => RuntimeMessage;
 }

@@ -7,7 +7,7 @@ import { formatted, type Rule } from "./rule.js";
 import type { SiteKind } from "../types.js";
 
 function prefixed(id: SiteKind, words: string): Rule {
-  return { id, syntax: "macro", name: id, describe: (args) => formatted(args, `${words}: `) };
+  return { id, syntax: "macro", name: id, check: null, debugOnly: false, describe: (args) => formatted(args, `${words}: `) };
 }
 
 export const unreachable = prefixed("unreachable", "internal error: entered unreachable code");
