@@ -18,6 +18,7 @@ import { applyTestModules, EXTRACTOR_VERSION } from "./extract.js";
 import { startPool } from "./extract-pool.js";
 import { diffDatasets } from "./diff.js";
 import { fetchRepo } from "./fetch.js";
+import { lockFolder } from "./lock.js";
 import { composePattern } from "./message.js";
 import { packageRoot } from "./paths.js";
 import { type BlobReader, listFiles, openBlobReader, type TreeEntry } from "./read.js";
@@ -95,6 +96,8 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   const outDir = path.resolve(options.out ?? path.resolve(baseDir, config.output));
   const configHash = hashConfig(config, target);
 
+  // Note: one run at a time reads the index and writes a version into this output folder.
+  await using _output = await lockFolder(repoDir(outDir, target.repo), "the output folder", { log });
   const index = await readIndex(outDir, target.repo);
   const newest = index.versions.at(-1);
   if (!options.force && newest && newest.sha === target.sha && newest.configHash === configHash && newest.pipelineVersion === PIPELINE_VERSION) {
