@@ -237,37 +237,42 @@ export async function readVersion(dir: string): Promise<Dataset> {
 }
 
 /**
- * A version folder's manifest, checked against schema `manifest` and the folder's name, and its
- * records.jsonl as bytes, checked against the manifest's SHA-256 (so they are the bytes
- * error-catalog validated and wrote), not parsed (`parseRecordLines`). Throws E_INPUT when the
- * folder or a file is missing, the manifest is not JSON (with its line and column) or not a
- * manifest, or the records are not the manifest's; E_IO when a file cannot be read.
+ * A version folder's manifest, checked against schema `manifest` and the folder's name (when that
+ * is a version's name), and its records.jsonl as bytes, checked against the manifest's SHA-256 (so
+ * they are the bytes error-catalog validated and wrote), not parsed (`parseRecordLines`). Throws
+ * E_INPUT when the folder or a file is missing, the manifest is not JSON (with its line and
+ * column) or not a manifest, or the records are not the manifest's; E_IO when a file cannot be read.
  */
 export async function readVersionFiles(dir: string): Promise<{ manifest: Manifest; records: Buffer }> {
   const manifestFile = path.join(dir, "manifest.json");
   const recordsFile = path.join(dir, "records.jsonl");
-  const [manifestText, records] = await Promise.all([readFile(manifestFile, "utf8"), readFile(recordsFile)].map((p) => p.catch((error: NodeJS.ErrnoException) => error)));
-  for (const [file, read] of [[manifestFile, manifestText], [recordsFile, records]] as const) {
-    if (!(read instanceof Error)) continue;
-    const error = read as NodeJS.ErrnoException;
-    if (error.code !== "ENOENT") throw new PipelineError("E_IO", `could not read ${file}: ${error.message}`, { cause: error });
-    const folder = await readdir(dir).then(() => true, () => false);
-    throw damagedVersion(dir, folder ? `${file} is missing` : `the version folder ${dir} is missing`);
-  }
-  const parsed = parseJson(manifestText as string, manifestFile);
+  const [manifestBytes, records] = await Promise.all([versionFile(dir, manifestFile), versionFile(dir, recordsFile)]);
+  const parsed = parseJson(manifestBytes.toString("utf8"), manifestFile);
   if (!parsed.ok) throw damagedVersion(dir, parsed.errors[0]!, parsed.errors.slice(1));
   const checked = validate<Manifest>("manifest", parsed.value, manifestFile);
   if (!checked.ok) throw damagedVersion(dir, `${manifestFile} is not a dataset manifest: ${unlabelled(manifestFile, checked.errors[0]!)}`, checked.errors.slice(1));
   const manifest = checked.value;
-  if (manifest.version !== path.basename(dir)) throw damagedVersion(dir, `${manifestFile} is the manifest of version ${manifest.version}, not of ${path.basename(dir)}`);
+  // Note: a version folder copied elsewhere under another name (match --version) may be read.
+  if (VERSION_NAME.test(path.basename(dir)) && manifest.version !== path.basename(dir)) throw damagedVersion(dir, `${manifestFile} is the manifest of version ${manifest.version}, not of ${path.basename(dir)}`);
   // Note: a manifest written before the hash was recorded has none to check against.
-  const sha256 = manifest.recordsSha256 === undefined ? undefined : createHash("sha256").update(records as Buffer).digest("hex");
+  const sha256 = manifest.recordsSha256 === undefined ? undefined : createHash("sha256").update(records).digest("hex");
   if (sha256 !== manifest.recordsSha256) {
     // Note: the line at fault, when one is (cut short, not JSON, not an envelope), says more than the hash.
-    parseRecordLines(records as Buffer, recordsFile);
+    parseRecordLines(records, recordsFile);
     throw damagedVersion(dir, `${recordsFile} is not the file its manifest was written with (its SHA-256 is ${sha256}, the manifest's ${manifest.recordsSha256}): it was changed after it was written`);
   }
-  return { manifest, records: records as Buffer };
+  return { manifest, records };
+}
+
+/** The bytes of a file of the version folder `dir`; E_INPUT when it (or the folder) is missing, E_IO when it cannot be read. */
+async function versionFile(dir: string, file: string): Promise<Buffer> {
+  try {
+    return await readFile(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw new PipelineError("E_IO", `could not read ${file}: ${(error as Error).message}`, { cause: error });
+    const folder = await readdir(dir).then(() => true, () => false);
+    throw damagedVersion(dir, folder ? `${file} is missing` : `the version folder ${dir} is missing`);
+  }
 }
 
 /** The envelopes of records.jsonl's bytes (`parseRecordLines`). */
