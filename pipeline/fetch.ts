@@ -35,8 +35,9 @@ export interface FetchedRepo {
  * missing, fetches from `source` when the commit is not there yet, and does nothing otherwise.
  * The source is checked first, cached commit or not (`checkSource`: its form, and a local path's
  * repository; a URL is not contacted when the commit is cached).
- * Throws E_INPUT for a source that is refused, missing or not a repository, or that does not have
- * the commit; E_GIT when git itself fails; E_LOCK when another run clones for too long.
+ * Throws E_USAGE for a SHA that is not 40 hex; E_INPUT for a source that is refused, missing or
+ * not a repository, or that does not have the commit; E_GIT when git itself fails; E_LOCK when
+ * another run clones for too long.
  * Note: a clone or fetch holds the clone's lock (`<owner>+<name>.git.lock` beside it), so runs
  *   started together clone once: the others wait, then find the commit there. The clone goes to
  *   `<name>.git.partial-<pid>` and is renamed into place, so an interrupted clone never looks
@@ -44,6 +45,7 @@ export interface FetchedRepo {
  */
 export async function fetchRepo(input: FetchInput): Promise<FetchedRepo> {
   const log = input.log ?? (() => {});
+  if (!/^[0-9a-f]{40}$/.test(input.sha)) throw new PipelineError("E_USAGE", `${input.sha} is not a full commit SHA`, { hint: "give all 40 lowercase hex digits (git rev-parse <ref> prints them)" });
   const checked = await checkSource(input.source, input.sourceLabel ?? "the source");
   const source = checked.kind === "local" ? checked.path : checked.url;
   checkRepo(input.repo);

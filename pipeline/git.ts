@@ -82,7 +82,8 @@ export async function checkSource(source: string, label: string): Promise<Source
   if (!(found.isDirectory() ? (await isGitDir(local)) || (await isGitDir(path.join(local, ".git"))) || (await isGitFile(path.join(local, ".git"))) : await isBundle(local))) {
     throw new PipelineError("E_INPUT", `${label} ${source} is not a git repository`, { hint: SOURCE_HINT });
   }
-  return { kind: "local", path: local };
+  // Note: a file:// URL goes to git as it is: git clones it through its transport, not as a path (no hard links).
+  return /^file:\/\//i.test(source) ? { kind: "url", url: source } : { kind: "local", path: local };
 }
 
 /** The absolute path a local source names (a path, or a `file://` URL), or null for a URL of another transport. */
