@@ -210,10 +210,10 @@ describe("sources and folders that are not what they should be", () => {
     assert.deepEqual(readdirSync(path.join(ws.dir, "cache", "repos")), [], "no partial clone left");
   });
 
-  test("an --out that cannot be made fails within seconds: under /proc, under a file", () => {
+  test("an --out that cannot be made fails within seconds: under a file, under /proc, under /sys (not writable, even by root)", () => {
     const ws = workspace();
     writeFileSync(path.join(ws.dir, "file"), "x\n");
-    const outs = [path.join(ws.dir, "file", "out"), ...(existsSync("/proc/self") ? ["/proc/nope"] : [])];
+    const outs = [path.join(ws.dir, "file", "out"), ...(existsSync("/proc/self") ? ["/proc/nope"] : []), ...(existsSync("/sys/kernel") ? ["/sys/error-catalog-out"] : [])];
     for (const out of outs) {
       const started = Date.now();
       const result = cli(["run", "--config", ws.config, "--out", out]);
