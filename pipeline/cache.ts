@@ -25,9 +25,10 @@
  * going back to an older SHA parses again what differs.
  */
 import { createHash } from "node:crypto";
-import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
+import { open, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { removeLeftovers } from "./leftovers.js";
+import { checkRepo, makeDir, within } from "./paths.js";
 import type { FileSites, Site, SiteFacts } from "./types.js";
 
 /** The cache of one repository, in memory: entries by path. */
@@ -63,9 +64,10 @@ interface CacheHeader {
   readonly sha?: string;
 }
 
-/** `<cacheDir>/extract/<owner>+<name>.jsonl`. Never touches the disk. */
+/** `<cacheDir>/extract/<owner>+<name>.jsonl`; E_INPUT when `repo` is not a safe `owner/name` (`checkRepo`). Never touches the disk. */
 export function extractCachePath(cacheDir: string, repo: string): string {
-  return path.join(cacheDir, "extract", `${repo.replace("/", "+")}.jsonl`);
+  checkRepo(repo);
+  return within(cacheDir, path.join(cacheDir, "extract", `${repo.replace("/", "+")}.jsonl`), "the extraction cache");
 }
 
 /** An empty cache for `extractorVersion` and `includeTestCode`. */
@@ -180,7 +182,7 @@ const READ_BYTES = 1 << 20;
 
 /** Starts writing the cache of `sha`'s tree to a temporary file beside `file` (made with its folder). */
 export async function openCacheWriter(file: string, header: { readonly repo: string; readonly sha: string; readonly extractorVersion: number; readonly includeTestCode: boolean }): Promise<CacheWriter> {
-  await mkdir(path.dirname(file), { recursive: true });
+  await makeDir(path.dirname(file));
   await removeLeftovers(path.dirname(file), [`${path.basename(file)}.tmp-`]);
   const tmp = `${file}.tmp-${process.pid}`;
   const handle = await open(tmp, "w+");

@@ -1,11 +1,11 @@
 /**
  * The command line: argv in, exit status out. Every command's work lives in the pipeline's
  * modules; this file parses options, shows progress and maps errors to exit codes
- * (0 success, 1 findings or failure, 2 usage or input error).
+ * (0 success, 1 a finding, 2 bad input, 3 a failure that is not the input's).
  */
 import { setFlagsFromString } from "node:v8";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { exitCode, formatError, PipelineError } from "./errors.js";
+import { EXIT, exitCode, formatError, PipelineError } from "./errors.js";
 import { loadDataset, matchRecords, panicMessage, readAll, renderMatches } from "./match.js";
 import { diffVersions } from "./commands/diff.js";
 import { validateDataset } from "./commands/validate.js";
@@ -154,8 +154,19 @@ export function program(): Command {
       if (matches.length === 0) process.exitCode = 1;
     });
 
+  for (const command of [cli, ...cli.commands]) command.addHelpText("after", EXIT_HELP);
   return cli;
 }
+
+/** The exit statuses, as every command's `--help` lists them (`EXIT`). */
+const EXIT_HELP = `
+Exit status:
+  ${EXIT.ok}  success
+  ${EXIT.finding}  a finding: diff --exit-code found differences, match found no record
+  ${EXIT.input}  bad input: the command line, the config, a source, SHA or version that is not
+     there, data in the output that is damaged or not error-catalog's
+  ${EXIT.failure}  a failure that is not the input's: git, the network, the disk, another run
+     holding a lock for too long, a bug`;
 
 /**
  * V8's optimising compiler without inlining, and later. On burn, on two cores, the second core
@@ -185,12 +196,44 @@ export async function main(argv: readonly string[]): Promise<number> {
   setFlagsFromString(V8_FLAGS);
   try {
     await program().parseAsync([...argv], { from: "user" });
-    return Number(process.exitCode ?? 0);
+    return Number(process.exitCode ?? EXIT.ok);
   } catch (error) {
     if (error instanceof CommanderError) {
-      return error.exitCode === 0 ? 0 : 2;
+      return error.exitCode === 0 ? EXIT.ok : EXIT.input;
     }
-    process.stderr.write(`${formatError(error)}\n`);
+    process.stderr.write(`${formatError(error, debugging())}\n`);
     return exitCode(error);
   }
+}
+
+/**
+ * Sets the process's handlers, once, for the installed command: a closed stdout or stderr (`| head`)
+ * ends that output quietly, the command's status standing; an error that escapes every other
+ * handler is printed as `formatError` prints it, and the process exits with 3.
+ */
+export function guardProcess(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      // Note: once the reader has gone, what is still written is dropped (ERR_STREAM_DESTROYED).
+      if (error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED") return;
+      fatal(error);
+    });
+  }
+  process.on("uncaughtException", fatal);
+  process.on("unhandledRejection", fatal);
+}
+
+/** Prints an error no handler took and exits with 3. */
+function fatal(error: unknown): never {
+  try {
+    process.stderr.write(`${formatError(error, debugging())}\n`);
+  } finally {
+    process.exit(EXIT.failure);
+  }
+}
+
+/** True when `ERROR_CATALOG_DEBUG` asks for stack traces. */
+function debugging(): boolean {
+  const value = process.env.ERROR_CATALOG_DEBUG;
+  return value !== undefined && value !== "" && value !== "0";
 }

@@ -1,16 +1,21 @@
 /**
  * Reads `config.json`: JSON syntax, then the config schema (defaults filled in), then the rules a
- * schema cannot say (unique target repos). Returns a result with one readable line per problem.
+ * schema cannot say (unique target repos, urls of allowed transports). Returns a result with one
+ * readable line per problem.
  */
 import { readFile } from "node:fs/promises";
+import { PipelineError } from "./errors.js";
+import { sourceProblem } from "./git.js";
 import type { Config, Target } from "./schema-types.generated.js";
 import { validate, type Validation } from "./validate.js";
 
 /**
  * Loads and validates the config file at `file` (path as given; it labels every message).
- * Returns the config with the schema's defaults filled in, or the problems: a missing file or bad
- * JSON (with `file:line:column`), schema issues (with JSON pointers), duplicate target repos.
- * Never throws for a bad file; paths inside the config are returned as written, not resolved.
+ * Returns the config with the schema's defaults filled in, or the problems: bad JSON (with
+ * `file:line:column`), schema issues (with JSON pointers), duplicate target repos, urls git must
+ * not be given (`sourceProblem`). Throws E_CONFIG only when there is no file to read (missing, a
+ * folder, unreadable): a config that is not there is not an invalid one. Paths inside the config
+ * are returned as written, not resolved.
  */
 export async function loadConfig(file: string): Promise<Validation<Config>> {
   let text: string;
@@ -18,15 +23,16 @@ export async function loadConfig(file: string): Promise<Validation<Config>> {
     text = await readFile(file, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : (error as Error).message;
-    return { ok: false, errors: [`${file}: cannot read config: ${reason}`] };
+    if (code === "ENOENT") throw new PipelineError("E_CONFIG", `the config file ${file} does not exist`, { hint: "pass --config with the path of config.json, or run in the folder that holds it" });
+    const reason = code === "EISDIR" ? "it is a folder" : (error as Error).message;
+    throw new PipelineError("E_CONFIG", `cannot read the config file ${file}: ${reason}`, { hint: "pass --config with the path of config.json" });
   }
   const parsed = parseJson(text, file);
   if (!parsed.ok) return parsed;
   const checked = validate<Config>("config", parsed.value, file);
-  const duplicates = duplicateRepos(parsed.value, file);
-  if (!checked.ok) return { ok: false, errors: [...checked.errors, ...duplicates] };
-  if (duplicates.length > 0) return { ok: false, errors: duplicates };
+  const rules = [...duplicateRepos(parsed.value, file), ...refusedUrls(parsed.value, file)];
+  if (!checked.ok) return { ok: false, errors: [...checked.errors, ...rules] };
+  if (rules.length > 0) return { ok: false, errors: rules };
   return checked;
 }
 
@@ -58,8 +64,19 @@ function duplicateRepos(data: unknown, file: string): string[] {
   return errors;
 }
 
+/** `/targets/<i>/url` lines for every url git must not be given (`sourceProblem`: `ext::…`, an unknown protocol). */
+function refusedUrls(data: unknown, file: string): string[] {
+  const targets = (data as { targets?: unknown } | null)?.targets;
+  if (!Array.isArray(targets)) return [];
+  return targets.flatMap((target: unknown, index) => {
+    const url = (target as { url?: unknown } | null)?.url;
+    const problem = typeof url === "string" && url !== "" ? sourceProblem(url) : null;
+    return problem === null ? [] : [`${file} /targets/${index}/url: ${JSON.stringify(url)} ${problem}`];
+  });
+}
+
 /** JSON.parse with a `file:line:column: invalid JSON: …` line instead of an exception. */
-function parseJson(text: string, file: string): Validation<unknown> {
+export function parseJson(text: string, file: string): Validation<unknown> {
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {

@@ -2,17 +2,21 @@
  * Stage 1, fetch: a bare clone of the target repository in the cache, holding the pinned commit.
  * Effects: git and the file system. Network only when the commit is not in the cache yet.
  */
-import { execFile } from "node:child_process";
-import { mkdir, rename, rm, stat } from "node:fs/promises";
+import { rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
 import { PipelineError } from "./errors.js";
+import { checkSource, firstLine, git } from "./git.js";
+import { removeLeftovers } from "./leftovers.js";
+import { lockFolder } from "./lock.js";
+import { checkRepo, within } from "./paths.js";
 
 export interface FetchInput {
   /** `owner/name`: names the cache entry. */
   readonly repo: string;
-  /** Any git URL or a local path (a mirror, a bare repository, a work tree). */
+  /** Any git URL of an allowed transport or a local path (a mirror, a bare repository, a work tree). */
   readonly source: string;
+  /** What names `source` in messages: `--source`, or where the config has it (default "the source"). */
+  readonly sourceLabel?: string;
   /** The pinned commit, 40 hex. */
   readonly sha: string;
   /** The folder holding the cached bare clones. */
@@ -29,49 +33,45 @@ export interface FetchedRepo {
 /**
  * Makes sure `<cacheDir>/repos/<owner>+<name>.git` exists and holds `sha`: clones when it is
  * missing, fetches from `source` when the commit is not there yet, and does nothing otherwise.
- * Throws E_INPUT when the source does not have the commit, E_GIT when git itself fails.
+ * The source is checked first, cached commit or not (`checkSource`: its form, and a local path's
+ * repository; a URL is not contacted when the commit is cached).
+ * Throws E_USAGE for a SHA that is not 40 hex; E_INPUT for a source that is refused, missing or
+ * not a repository, or that does not have the commit; E_GIT when git itself fails; E_LOCK when
+ * another run clones for too long.
+ * Note: a clone or fetch holds the clone's lock (`<owner>+<name>.git.lock` beside it), so runs
+ *   started together clone once: the others wait, then find the commit there. The clone goes to
+ *   `<name>.git.partial-<pid>` and is renamed into place, so an interrupted clone never looks
+ *   cached; what a killed run left is removed under the lock.
  */
 export async function fetchRepo(input: FetchInput): Promise<FetchedRepo> {
   const log = input.log ?? (() => {});
-  const source = isLocalPath(input.source) ? path.resolve(input.source) : input.source;
-  const gitDir = path.resolve(input.cacheDir, "repos", `${input.repo.replace("/", "+")}.git`);
+  if (!/^[0-9a-f]{40}$/.test(input.sha)) throw new PipelineError("E_USAGE", `${input.sha} is not a full commit SHA`, { hint: "give all 40 lowercase hex digits (git rev-parse <ref> prints them)" });
+  const checked = await checkSource(input.source, input.sourceLabel ?? "the source");
+  const source = checked.kind === "local" ? checked.path : checked.url;
+  checkRepo(input.repo);
+  const reposDir = path.resolve(input.cacheDir, "repos");
+  const name = `${input.repo.replace("/", "+")}.git`;
+  const gitDir = within(reposDir, path.join(reposDir, name), "the cached clone");
 
-  if (!(await exists(gitDir))) {
-    log(`cloning ${source} into the cache`);
-    await mkdir(path.dirname(gitDir), { recursive: true });
-    // Note: clone into a temporary name and rename, so an interrupted clone never looks cached.
-    const partial = `${gitDir}.partial-${process.pid}`;
-    await rm(partial, { recursive: true, force: true });
-    try {
-      const { simpleGit } = await import("simple-git");
-      await simpleGit().clone(source, partial, ["--bare", "--quiet"]);
-    } catch (error) {
-      await rm(partial, { recursive: true, force: true });
-      throw new PipelineError("E_GIT", `could not clone ${source}`, {
-        hint: "check the network and the target's url (or --source): a git URL or the path of a local git repository; offline, pass --source with a local mirror and --sha with a commit it has",
-        details: [firstLine(error)],
-        cause: error,
-      });
-    }
-    await rename(partial, gitDir);
-  }
-
+  if (await hasCommit(gitDir, input.sha)) return { gitDir, sha: input.sha };
+  await using _lock = await lockFolder(reposDir, `the cached clone of ${input.repo} in`, { name: `${name}.lock`, log });
+  await removeLeftovers(reposDir, [`${name}.partial-`]);
+  if (!(await exists(gitDir))) await clone(source, gitDir, log);
   if (await hasCommit(gitDir, input.sha)) return { gitDir, sha: input.sha };
 
   log(`fetching ${input.sha.slice(0, 12)} from ${source}`);
   // Note: asking for the commit itself works with most servers (protocol v2, GitHub); a full
   // fetch of branches and tags is the fallback for servers that refuse unadvertised objects.
   const attempts = [
-    ["fetch", "--quiet", "--no-tags", source, input.sha],
-    ["fetch", "--quiet", "--tags", source, "+refs/heads/*:refs/heads/*"],
+    ["fetch", "--quiet", "--no-tags", "--", source, input.sha],
+    ["fetch", "--quiet", "--tags", "--", source, "+refs/heads/*:refs/heads/*"],
   ];
   const failures: string[] = [];
-  const { simpleGit } = await import("simple-git");
-  const git = simpleGit(gitDir);
   for (const args of attempts) {
     try {
-      await git.raw(args);
+      await git(["--git-dir", gitDir, ...args]);
     } catch (error) {
+      if (error instanceof PipelineError) throw error;
       failures.push(firstLine(error));
     }
     if (await hasCommit(gitDir, input.sha)) return { gitDir, sha: input.sha };
@@ -89,21 +89,49 @@ export async function fetchRepo(input: FetchInput): Promise<FetchedRepo> {
 }
 
 /**
- * True when the cached clone holds `sha` as a commit.
- * Note: the question of every run, asked of git directly; simple-git is loaded only when a
- * clone or a fetch is needed, which spares its start-up cost when the commit is cached.
+ * Clones `source` bare into `gitDir`, through `<gitDir>.partial-<pid>` renamed into place; the
+ * partial clone is removed however it ends. Called holding the clone's lock.
  */
-async function hasCommit(gitDir: string, sha: string): Promise<boolean> {
+async function clone(source: string, gitDir: string, log: (line: string) => void): Promise<void> {
+  log(`cloning ${source} into the cache`);
+  const partial = `${gitDir}.partial-${process.pid}`;
   try {
-    const { stdout } = await promisify(execFile)("git", ["--git-dir", gitDir, "cat-file", "-t", sha]);
-    return stdout.trim() === "commit";
-  } catch {
-    return false;
+    await rm(partial, { recursive: true, force: true });
+    try {
+      await git(["clone", "--bare", "--quiet", "--", source, partial]);
+    } catch (error) {
+      if (error instanceof PipelineError) throw error;
+      throw new PipelineError("E_GIT", `could not clone ${source}`, {
+        hint: "check the network and the target's url (or --source); offline, pass --source with a local mirror and --sha with a commit it has",
+        details: [firstLine(error)],
+        cause: error,
+      });
+    }
+    await rename(partial, gitDir).catch((error: NodeJS.ErrnoException) => {
+      // Note: a run of an older version, which took no lock, may have put its clone there first; use it.
+      if (error.code !== "ENOTEMPTY" && error.code !== "EEXIST") throw error;
+    });
+  } catch (error) {
+    if (error instanceof PipelineError) throw error;
+    throw new PipelineError("E_IO", `could not put the clone of ${source} into the cache at ${gitDir}: ${(error as Error).message}`, {
+      hint: "check that the cache folder is writable and the disk has room",
+      cause: error,
+    });
+  } finally {
+    await rm(partial, { recursive: true, force: true }).catch(() => {});
   }
 }
 
-function isLocalPath(source: string): boolean {
-  return !/^[a-z][a-z0-9+.-]*:\/\//i.test(source) && !/^[^/\\]+@[^:]+:/.test(source);
+/**
+ * True when the cached clone holds `sha` as a commit.
+ * Note: the question of every run, asked of git directly (one process).
+ */
+async function hasCommit(gitDir: string, sha: string): Promise<boolean> {
+  try {
+    return (await git(["--git-dir", gitDir, "cat-file", "-t", sha])).trim() === "commit";
+  } catch {
+    return false;
+  }
 }
 
 async function exists(p: string): Promise<boolean> {
@@ -113,9 +141,4 @@ async function exists(p: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-function firstLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.trim().split("\n").find((l) => l.trim() !== "")?.trim() ?? text;
 }

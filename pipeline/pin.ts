@@ -8,6 +8,7 @@ import { readFile } from "node:fs/promises";
 import { isDeepStrictEqual } from "node:util";
 import { loadConfig, resolveTarget } from "./config.js";
 import { PipelineError } from "./errors.js";
+import { checkSource, firstLine, git } from "./git.js";
 import { replaceFile } from "./write.js";
 
 /** What to pin, and where. */
@@ -53,7 +54,7 @@ export async function pin(options: PinOptions): Promise<PinResult> {
     sha = options.sha.toLowerCase();
     if (!/^[0-9a-f]{40}$/.test(sha)) throw new PipelineError("E_USAGE", `--sha ${options.sha} is not a full commit SHA`, { hint: "give all 40 hex digits, or use --ref with a branch or tag" });
   } else {
-    sha = await resolveRef(options.source ?? target.url, options.ref!);
+    sha = await resolveRef(options.source ?? target.url, options.ref!, options.source === undefined ? `the url of ${target.repo} in ${options.configPath}` : "--source");
   }
   if (sha === target.sha) return { repo: target.repo, previous: target.sha, sha, changed: false };
 
@@ -92,17 +93,21 @@ export function replaceSha(text: string, index: number, sha: string): string | n
 
 /**
  * The commit a ref names on `url`, by `git ls-remote`. A tag is peeled to its commit; a short
- * name may be a branch or a tag but not both.
+ * name may be a branch or a tag but not both. `label` names the url in messages (`--source`).
+ * Throws E_INPUT for a url that is refused, or a local path that is not a repository
+ * (`checkSource`), or a ref that is not there; E_GIT when git fails.
  */
-export async function resolveRef(url: string, ref: string): Promise<string> {
+export async function resolveRef(url: string, ref: string, label = "the url"): Promise<string> {
+  if (ref.startsWith("-")) throw new PipelineError("E_USAGE", `--ref ${ref} is not a branch or tag name`, { hint: "give a branch or tag (e.g. main, v0.21.0) or a full ref name (refs/…)" });
+  const checked = await checkSource(url, label);
+  const source = checked.kind === "local" ? checked.path : checked.url;
   let out: string;
   try {
     // Note: a pattern matches a ref's tail, and a peeled tag's tail is `<tag>^{}`: ask for both.
-    //   simple-git is loaded here, not at start-up: a plain `run` never needs it.
-    const { simpleGit } = await import("simple-git");
-    out = await simpleGit().raw(["ls-remote", url, ref, `${ref}^{}`]);
+    out = await git(["ls-remote", "--", source, ref, `${ref}^{}`]);
   } catch (error) {
-    throw new PipelineError("E_GIT", `git ls-remote ${url} failed`, { hint: "check the url (or --source) and the network", details: [(error as Error).message.trim().split("\n")[0] ?? ""] });
+    if (error instanceof PipelineError) throw error;
+    throw new PipelineError("E_GIT", `git ls-remote ${url} failed`, { hint: "check the url (or --source) and the network", details: [firstLine(error)] });
   }
   const refs = new Map<string, string>();
   for (const line of out.split("\n")) {

@@ -5,11 +5,9 @@
  * against the schema and the index entry, its records.jsonl against the SHA-256 the manifest
  * recorded when the file was written and validated.
  */
-import { createHash } from "node:crypto";
 import path from "node:path";
 import { PipelineError } from "./errors.js";
 import type { Envelope, Manifest, VersionEntry } from "./schema-types.generated.js";
-import { validate } from "./validate.js";
 import { parseRecordLines, readVersionFiles, repoDir } from "./write.js";
 
 /** A previous version whose files passed their checks. */
@@ -26,32 +24,27 @@ export interface PreviousVersion {
 
 /**
  * Reads and checks the version `entry` names. Throws E_INPUT, naming the file and what to do, when
- * a file cannot be read, the manifest is not the entry's or not valid, or records.jsonl is not the
- * file the manifest recorded (edited, truncated or replaced): nothing is taken from such a version.
+ * a file is missing or damaged (write.ts `readVersionFiles`), the manifest is not the entry's or
+ * records no SHA-256, or records.jsonl is not the file the manifest recorded (edited, truncated or
+ * replaced): nothing is taken from such a version.
  */
 export async function readPrevious(outDir: string, repo: string, entry: VersionEntry): Promise<PreviousVersion> {
   const dir = path.join(repoDir(outDir, repo), entry.version);
-  const damaged = (file: string, what: string) =>
-    new PipelineError("E_INPUT", `the previous dataset version ${path.join(dir, file)} ${what}`, {
-      hint: `restore the folder ${entry.version} (e.g. from the previous CI artifact), or remove its entry from versions.json; \`error-catalog validate ${dir}\` lists its problems`,
+  // Note: the reader checks the manifest against the schema and the records against its SHA-256, and names the remedy.
+  const files = await readVersionFiles(dir);
+  const damaged = (what: string) =>
+    new PipelineError("E_INPUT", `the previous dataset version ${path.join(dir, "manifest.json")} ${what}`, {
+      hint: `restore the folder ${entry.version} (e.g. from the previous CI artifact), or remove its entry from versions.json`,
     });
-  let files: { manifest: Manifest; records: Buffer };
-  try {
-    files = await readVersionFiles(dir);
-  } catch (error) {
-    throw damaged("", `could not be read: ${(error as Error).message}`);
-  }
-  const checked = validate("manifest", files.manifest, "manifest.json");
-  if (!checked.ok) throw damaged("manifest.json", `is not a valid manifest: ${checked.errors[0]}`);
-  if (files.manifest.sha !== entry.sha || files.manifest.version !== entry.version) throw damaged("manifest.json", `is not the manifest of ${entry.version} at ${entry.sha}`);
-  if (createHash("sha256").update(files.records).digest("hex") !== files.manifest.recordsSha256) throw damaged("records.jsonl", "is not the file its manifest recorded (its SHA-256 differs)");
+  if (files.manifest.sha !== entry.sha || files.manifest.version !== entry.version) throw damaged(`is not the manifest of ${entry.version} at ${entry.sha}`);
+  if (files.manifest.recordsSha256 === undefined) throw damaged("records no SHA-256 of its records.jsonl (an older error-catalog wrote it), so nothing in it can be checked");
   let parsed: Map<string, Envelope> | undefined;
   const lines = new Map<Envelope, Buffer>();
   return {
     entry,
     ...files,
     envelopes() {
-      parsed ??= new Map(parseRecordLines(files.records).map(({ envelope, line }) => (lines.set(envelope, line), [envelope.record.id, envelope])));
+      parsed ??= new Map(parseRecordLines(files.records, path.join(dir, "records.jsonl")).map(({ envelope, line }) => (lines.set(envelope, line), [envelope.record.id, envelope])));
       return parsed;
     },
     lineOf: (envelope) => lines.get(envelope),

@@ -2,10 +2,10 @@
  * Stage 2, read: the files of the tree at the pinned commit, straight from the object database.
  * Effects: git. One `git ls-tree` and ONE `git cat-file --batch` process for all blobs.
  */
-import { execFile, spawn } from "node:child_process";
-import { promisify } from "node:util";
+import { spawn } from "node:child_process";
 import picomatch from "picomatch";
 import { PipelineError } from "./errors.js";
+import { git, gitEnv } from "./git.js";
 import type { SourceFile } from "./types.js";
 
 export interface ReadInput {
@@ -57,9 +57,9 @@ export async function readFiles(gitDir: string, entries: readonly TreeEntry[]): 
 export async function listTree(gitDir: string, sha: string): Promise<TreeEntry[]> {
   let out: string;
   try {
-    // Note: git directly, as for the blobs: simple-git is loaded only to clone and fetch (fetch.ts).
-    out = (await promisify(execFile)("git", ["--git-dir", gitDir, "ls-tree", "-r", "-z", "--full-tree", sha], { maxBuffer: 1 << 30 })).stdout;
+    out = await git(["--git-dir", gitDir, "ls-tree", "-r", "-z", "--full-tree", sha], { maxBuffer: 1 << 30 });
   } catch (error) {
+    if (error instanceof PipelineError) throw error;
     throw new PipelineError("E_GIT", `could not list the tree of ${sha} in ${gitDir}`, {
       hint: "the cache may be damaged: delete it and run again",
       details: [error instanceof Error ? error.message.trim() : String(error)],
@@ -104,7 +104,7 @@ interface Request {
  * texts of a large tree never have to be held at once.
  */
 export function openBlobReader(gitDir: string): BlobReader {
-  const child = spawn("git", ["--git-dir", gitDir, "cat-file", "--batch"], { stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn("git", ["--git-dir", gitDir, "cat-file", "--batch"], { stdio: ["pipe", "pipe", "pipe"], env: gitEnv() });
   const decoder = new TextDecoder("utf-8");
   const queue: Request[] = [];
   let failure: PipelineError | null = null;

@@ -1,7 +1,7 @@
 /**
  * Wires the stages of a run: settings → fetch → read (the tree, the cache, the parent version) →
- * extract → plan → build or carry (with analyze) → validate → write. Each step is a function of a module of its own, with typed input
- * and output; this one only passes values along and reports.
+ * extract → plan → build or carry (with analyze) → validate → write. Each step is a function of a
+ * module of its own, with typed input and output; this one only passes values along and reports.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -13,6 +13,7 @@ import { EXTRACTOR_VERSION } from "./extract.js";
 import { extractTree, withFirstFacts } from "./extract-pool.js";
 import { fetchRepo } from "./fetch.js";
 import { newestAncestor } from "./lineage.js";
+import { lockFolder } from "./lock.js";
 import { packageRoot } from "./paths.js";
 import { type CarryMode, planCarry } from "./plan.js";
 import { readPrevious } from "./previous.js";
@@ -68,6 +69,8 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   const now = (options.now ?? (() => new Date()))().toISOString();
   const settings = await runSettings(options);
   const { target, outDir } = settings;
+  // Note: one run at a time reads the index and writes a version into this output folder.
+  await using _output = await lockFolder(repoDir(outDir, target.repo), "the output folder", { log });
   const index = await readIndex(outDir, target.repo);
   const newest = index.versions.at(-1);
   if (!options.force && newest && newest.sha === target.sha && newest.configHash === settings.configHash && newest.pipelineVersion === PIPELINE_VERSION) {
@@ -80,7 +83,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   const cacheRead = loadExtractCache(cacheFile, target.repo, EXTRACTOR_VERSION, settings.config.includeTestCode);
   const newestRead = newest ? readPrevious(outDir, target.repo, newest) : Promise.resolve(null);
   newestRead.catch(() => {});
-  const fetched = await fetchRepo({ repo: target.repo, source: options.source ?? target.url, sha: target.sha, cacheDir: settings.cacheDir, log });
+  const fetched = await fetchRepo({ repo: target.repo, source: options.source ?? target.url, sourceLabel: options.source !== undefined ? "--source" : `${settings.configPath}: the url of ${target.repo},`, sha: target.sha, cacheDir: settings.cacheDir, log });
   log(`reading ${target.repo} at ${target.sha.slice(0, 12)}`);
   const [listing, loadedCache, parent] = await Promise.all([listFiles({ gitDir: fetched.gitDir, sha: target.sha, include: target.include, exclude: target.exclude }), cacheRead, newestAncestor(fetched.gitDir, index.versions, target.sha)]);
   const previous = parent === null ? null : parent === newest ? await newestRead : await readPrevious(outDir, target.repo, parent);

@@ -75,7 +75,7 @@ export interface LlmConfig {
 
 /** One repository to catalogue, pinned to a commit. */
 export interface Target {
-  /** The GitHub repository as `owner/name`. */
+  /** The GitHub repository as `owner/name`: letters, digits, `-`, `_` and `.`, no segment empty or starting with `.` (so never `.` or `..`); it names the output and cache folders. */
   repo: string;
   /** Where to clone it from (URL or local path). */
   url: string;

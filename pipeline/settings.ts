@@ -11,6 +11,8 @@ import type { Config, Target } from "./schema-types.generated.js";
 
 /** A run's settings, every path resolved. */
 export interface RunSettings {
+  /** The config file, as given. */
+  readonly configPath: string;
   readonly config: Config;
   /** The target, with `--sha` applied. */
   readonly target: Target;
@@ -43,6 +45,7 @@ export async function runSettings(options: SettingsOptions): Promise<RunSettings
   }
   const baseDir = path.dirname(configPath);
   return {
+    configPath: options.configPath ?? "config.json",
     config,
     target,
     outDir: path.resolve(options.out ?? path.resolve(baseDir, config.output)),

@@ -7,17 +7,27 @@
  * staging folders and temporary indexes of killed runs are removed (leftovers.ts).
  */
 import { createHash, type Hash } from "node:crypto";
-import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
+import { open, readdir, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
+import { parseJson } from "./config.js";
 import { PipelineError } from "./errors.js";
 import { removeLeftovers } from "./leftovers.js";
+import { checkRepo, makeDir, within } from "./paths.js";
 import type { Envelope, Manifest, VersionEntry, VersionsIndex } from "./schema-types.generated.js";
 import { validate } from "./validate.js";
 
-/** The folder of one repository's datasets. */
+/**
+ * The folder of one repository's datasets, `<outDir>/<owner>/<name>`. Throws E_INPUT when `repo`
+ * is not a safe `owner/name` (`checkRepo`) or the folder would not lie inside `outDir`.
+ * Never touches the disk.
+ */
 export function repoDir(outDir: string, repo: string): string {
-  return path.join(outDir, ...repo.split("/"));
+  checkRepo(repo);
+  return within(outDir, path.join(outDir, ...repo.split("/")), "the output folder of the repository");
 }
+
+/** A version's name: a sequence number of 4 digits or more and 12 hex of its SHA. */
+const VERSION_NAME = /^\d{4,}-[0-9a-f]{12}$/;
 
 /** Stable JSON text: 2-space indent and a trailing newline. */
 export function jsonText(value: unknown): string {
@@ -57,7 +67,11 @@ export function* jsonlParts(envelopes: readonly Envelope[], carried: (e: Envelop
 
 const NEWLINE = Buffer.from("\n");
 
-/** The index of a repository's versions, or an empty one when there is none yet. */
+/**
+ * The index of a repository's versions, or an empty one when there is none yet. Throws E_INPUT
+ * naming the file (and line) when it is not JSON, not an index (schema `versions`), the index of
+ * another repository, or names a version twice; E_IO when it cannot be read.
+ */
 export async function readIndex(outDir: string, repo: string): Promise<VersionsIndex> {
   const file = path.join(repoDir(outDir, repo), "versions.json");
   let text: string;
@@ -65,15 +79,25 @@ export async function readIndex(outDir: string, repo: string): Promise<VersionsI
     text = await readFile(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { repo, versions: [] };
-    throw new PipelineError("E_IO", `could not read ${file}`, { cause: error });
+    throw new PipelineError("E_IO", `could not read ${file}: ${(error as Error).message}`, { cause: error });
   }
-  try {
-    return JSON.parse(text) as VersionsIndex;
-  } catch (error) {
-    throw new PipelineError("E_INPUT", `${file} is not valid JSON: ${(error as Error).message}`, {
-      hint: "restore it from the previous CI artifact, or delete the repository's output folder to start over",
-    });
+  const damaged = (message: string, details: readonly string[] = []) =>
+    new PipelineError("E_INPUT", message, { details: details.slice(0, 20), hint: "restore it (e.g. from the previous CI artifact); the version folders beside it are not changed by this, and without an index the next run starts again at version 1" });
+  const parsed = parseJson(text, file);
+  if (!parsed.ok) throw damaged(parsed.errors[0]!, parsed.errors.slice(1));
+  const checked = validate<VersionsIndex>("versions", parsed.value, file);
+  if (!checked.ok) throw damaged(`${file} is not an index of dataset versions: ${unlabelled(file, checked.errors[0]!)}`, checked.errors.slice(1));
+  const index = checked.value;
+  if (index.repo !== repo) throw damaged(`${file} is the index of ${index.repo}, not of ${repo}`);
+  const numbers = new Map<number, string>();
+  for (const v of index.versions) {
+    if (!VERSION_NAME.test(v.version)) throw damaged(`${file} names a version ${JSON.stringify(v.version)}, which is not NNNN-<12 hex>`);
+    const n = Number(v.version.slice(0, v.version.indexOf("-")));
+    const earlier = numbers.get(n);
+    if (earlier !== undefined) throw damaged(`${file} lists two versions numbered ${n}: ${earlier} and ${v.version}`);
+    numbers.set(n, v.version);
   }
+  return index;
 }
 
 /**
@@ -119,13 +143,14 @@ export interface VersionFiles {
 export async function writeVersion(outDir: string, files: VersionFiles, entry: VersionEntry): Promise<string> {
   const { repo, version } = files.manifest;
   const dir = repoDir(outDir, repo);
-  const target = path.join(dir, version);
-  const staging = path.join(dir, `.staging-${version}-${process.pid}`);
+  if (!VERSION_NAME.test(version) || entry.version !== version) throw new PipelineError("E_INPUT", `${JSON.stringify(version)} is not a version name (NNNN-<12 hex>) or not the index entry's`, { hint: "this is a bug in error-catalog: please report it" });
+  const target = within(dir, path.join(dir, version), "the version folder");
+  const staging = within(dir, path.join(dir, `.staging-${version}-${process.pid}`), "the staging folder");
   const indexFile = path.join(dir, "versions.json");
   let placed = false;
   try {
     await removeLeftovers(dir, [".staging-", "versions.json.tmp-"]);
-    await mkdir(staging, { recursive: true });
+    await makeDir(staging);
     const hash = createHash("sha256");
     await writeDurably(path.join(staging, "records.jsonl"), hashed(files.records, hash));
     const manifest: Manifest = { ...files.manifest, recordsSha256: hash.digest("hex") };
@@ -192,34 +217,113 @@ export async function replaceFile(file: string, text: string | Iterable<string>)
   }
 }
 
-/** Reads a version folder back: its manifest and envelopes. */
+/**
+ * Reads a version folder back: its manifest and envelopes, each checked (`readVersionFiles`, and
+ * every envelope against schema envelope.v2). Throws E_INPUT naming the file and line of the
+ * first problems, and what to do.
+ */
 export async function readVersion(dir: string): Promise<Dataset> {
   const { manifest, records } = await readVersionFiles(dir);
-  return { manifest, envelopes: parseRecords(records) };
+  const file = path.join(dir, "records.jsonl");
+  const envelopes = parseRecords(records, file);
+  const problems: string[] = [];
+  envelopes.forEach((e, i) => {
+    if (problems.length >= 20) return;
+    const checked = validate("envelope.v2", e, `${file}:${i + 1}`);
+    if (!checked.ok) problems.push(...checked.errors);
+  });
+  if (problems.length > 0) throw damagedVersion(dir, problems[0]!, problems.slice(1));
+  return { manifest, envelopes };
 }
 
-/** A version folder's manifest, and its records.jsonl as bytes. */
+/**
+ * A version folder's manifest, checked against schema `manifest` and the folder's name (when that
+ * is a version's name), and its records.jsonl as bytes, checked against the manifest's SHA-256 (so
+ * they are the bytes error-catalog validated and wrote), not parsed (`parseRecordLines`). Throws
+ * E_INPUT when the folder or a file is missing, the manifest is not JSON (with its line and
+ * column) or not a manifest, or the records are not the manifest's; E_IO when a file cannot be read.
+ */
 export async function readVersionFiles(dir: string): Promise<{ manifest: Manifest; records: Buffer }> {
-  const manifest = JSON.parse(await readFile(path.join(dir, "manifest.json"), "utf8")) as Manifest;
-  return { manifest, records: await readFile(path.join(dir, "records.jsonl")) };
+  const manifestFile = path.join(dir, "manifest.json");
+  const recordsFile = path.join(dir, "records.jsonl");
+  const [manifestBytes, records] = await Promise.all([versionFile(dir, manifestFile), versionFile(dir, recordsFile)]);
+  const parsed = parseJson(manifestBytes.toString("utf8"), manifestFile);
+  if (!parsed.ok) throw damagedVersion(dir, parsed.errors[0]!, parsed.errors.slice(1));
+  const checked = validate<Manifest>("manifest", parsed.value, manifestFile);
+  if (!checked.ok) throw damagedVersion(dir, `${manifestFile} is not a dataset manifest: ${unlabelled(manifestFile, checked.errors[0]!)}`, checked.errors.slice(1));
+  const manifest = checked.value;
+  // Note: a version folder copied elsewhere under another name (match --version) may be read.
+  if (VERSION_NAME.test(path.basename(dir)) && manifest.version !== path.basename(dir)) throw damagedVersion(dir, `${manifestFile} is the manifest of version ${manifest.version}, not of ${path.basename(dir)}`);
+  // Note: a manifest written before the hash was recorded has none to check against.
+  const sha256 = manifest.recordsSha256 === undefined ? undefined : createHash("sha256").update(records).digest("hex");
+  if (sha256 !== manifest.recordsSha256) {
+    // Note: the line at fault, when one is (cut short, not JSON, not an envelope), says more than the hash.
+    parseRecordLines(records, recordsFile);
+    throw damagedVersion(dir, `${recordsFile} is not the file its manifest was written with (its SHA-256 is ${sha256}, the manifest's ${manifest.recordsSha256}): it was changed after it was written`);
+  }
+  return { manifest, records };
 }
 
-/** The envelopes of records.jsonl's bytes; throws on a line that is not JSON. */
-export function parseRecords(records: Buffer): Envelope[] {
-  return parseRecordLines(records).map((r) => r.envelope);
+/** The bytes of a file of the version folder `dir`; E_INPUT when it (or the folder) is missing, E_IO when it cannot be read. */
+async function versionFile(dir: string, file: string): Promise<Buffer> {
+  try {
+    return await readFile(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw new PipelineError("E_IO", `could not read ${file}: ${(error as Error).message}`, { cause: error });
+    const folder = await readdir(dir).then(() => true, () => false);
+    throw damagedVersion(dir, folder ? `${file} is missing` : `the version folder ${dir} is missing`);
+  }
 }
 
-/** The envelopes of records.jsonl's bytes, each with its line (its bytes, without the line break); throws on a line that is not JSON. */
-export function parseRecordLines(records: Buffer): { readonly envelope: Envelope; readonly line: Buffer }[] {
+/** The envelopes of records.jsonl's bytes (`parseRecordLines`). */
+export function parseRecords(records: Buffer, file = "records.jsonl"): Envelope[] {
+  return parseRecordLines(records, file).map((r) => r.envelope);
+}
+
+/**
+ * The envelopes of records.jsonl's bytes, each with its line (its bytes, without the line break).
+ * Throws E_INPUT naming `file` and the line when the last line has no line end (the file was cut
+ * short), or a line is not JSON or not shaped like an envelope (an object with a `record` whose
+ * `id` is 16 hex, and `occurrences`); the envelopes are not validated further (`readVersion` does).
+ */
+export function parseRecordLines(records: Buffer, file = "records.jsonl"): { readonly envelope: Envelope; readonly line: Buffer }[] {
   const out: { envelope: Envelope; line: Buffer }[] = [];
+  const dir = path.dirname(file);
+  let number = 0;
   for (let start = 0; start < records.length; ) {
     const eol = records.indexOf(10, start);
     const end = eol < 0 ? records.length : eol;
+    number++;
+    if (eol < 0) throw damagedVersion(dir, `${file}:${number}: the last line has no line end: the file was cut short`);
     if (end > start) {
       const line = records.subarray(start, end);
-      out.push({ envelope: JSON.parse(line.toString("utf8")) as Envelope, line });
+      let envelope: unknown;
+      try {
+        envelope = JSON.parse(line.toString("utf8"));
+      } catch (error) {
+        throw damagedVersion(dir, `${file}:${number}: not JSON (${(error as Error).message.replace(/ in JSON at position \d+.*$/s, "")})`);
+      }
+      const e = envelope as { record?: { id?: unknown }; occurrences?: unknown } | null;
+      if (typeof e !== "object" || e === null || typeof e.record !== "object" || e.record === null || typeof e.record.id !== "string" || !/^[0-9a-f]{16}$/.test(e.record.id) || !Array.isArray(e.occurrences)) {
+        throw damagedVersion(dir, `${file}:${number}: not a record envelope (an object with record.id, 16 hex, and occurrences)`);
+      }
+      out.push({ envelope: envelope as Envelope, line });
     }
     start = end + 1;
   }
   return out;
+}
+
+/** A line of `validate` about `file` (`<file> /pointer: problem`) without the file's name. */
+function unlabelled(file: string, line: string): string {
+  return line.startsWith(`${file} `) ? line.slice(file.length + 1) : line;
+}
+
+/** The error of a version whose files are damaged or foreign: what is wrong, and how to recover. */
+function damagedVersion(dir: string, message: string, details: readonly string[] = []): PipelineError {
+  const version = path.basename(dir);
+  return new PipelineError("E_INPUT", message, {
+    details: details.slice(0, 20),
+    hint: VERSION_NAME.test(version) ? `restore ${dir} (e.g. from the previous CI artifact), or remove the version ${version} from ${path.join(path.dirname(dir), "versions.json")}` : `restore ${dir}, or point at another version folder`,
+  });
 }

@@ -60,9 +60,9 @@ describe("error-catalog run", () => {
     assert.match(short.stderr, /not a full commit SHA/);
   });
 
-  it("exits 1 when the source cannot be cloned", () => {
+  it("exits 2 when the source does not exist", () => {
     const result = cli(["run", "--config", writeConfig(path.join(repo.dir, "missing"), sha)]);
-    assert.equal(result.status, 1);
-    assert.match(result.stderr, /error\[E_GIT\]: could not clone/);
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /error\[E_INPUT\]: .*config\.json: the url of example\/burnlike, .*missing does not exist/);
   });
 });

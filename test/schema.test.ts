@@ -178,18 +178,18 @@ describe("config", () => {
       `${file} /targets/0/sha: must match ^[0-9a-f]{40}$ (got "abc")`,
       `${file} /targets/1: missing required property "url"`,
       `${file} /targets/1: unknown property "shaa"`,
-      `${file} /targets/2/repo: must match ^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$ (got "not a repo")`,
+      `${file} /targets/2/repo: must match ^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,99}/[A-Za-z0-9_-][A-Za-z0-9_.-]{0,99}$ (got "not a repo")`,
       `${file} /targets/2/url: must have at least 1 character (got "")`,
       `${file} /targets/1/repo: duplicate repo "a/b" (also at /targets/0)`,
     ]);
   });
 
-  test("no targets, a missing file and bad JSON are reported with their place", async () => {
+  test("no targets and bad JSON are reported with their place; a missing file is an error of its own", async () => {
     const none = await loadConfig(await configFile("none.json", "{}\n"));
     assert.deepEqual(none.ok ? [] : none.errors, [`${join(dir, "none.json")} /: missing required property "targets"`]);
 
     const missing = join(dir, "missing.json");
-    assert.deepEqual(await loadConfig(missing), { ok: false, errors: [`${missing}: cannot read config: no such file`] });
+    await assert.rejects(loadConfig(missing), (error: Error & { code?: string }) => error.code === "E_CONFIG" && error.message === `the config file ${missing} does not exist`);
 
     const badToken = await configFile("token.json", '{\n  "output": "out",\n  "contextLines": x\n}\n');
     assert.deepEqual(await loadConfig(badToken), {
