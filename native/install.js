@@ -32,8 +32,10 @@ function build() {
   if (result.status === 0) return null;
   rmSync(path.join(here, "build"), { recursive: true, force: true });
   if (result.error) return result.error.message;
+  // node-gyp's own summary of the failure ("Error: not found: make", "Error: `make` failed …"), else the first error.
   const lines = `${result.stdout}\n${result.stderr}`.split("\n").map((line) => line.trim());
-  return lines.filter((line) => /error|not found|not ok/i.test(line)).at(0) ?? `node-gyp exited with ${result.status}`;
+  const summary = lines.find((line) => line.startsWith("gyp ERR! stack Error: "));
+  return summary?.slice("gyp ERR! stack ".length) ?? lines.find((line) => /error/i.test(line)) ?? `node-gyp exited with ${result.status}`;
 }
 
 if (process.env.ERROR_CATALOG_NATIVE === "0") {

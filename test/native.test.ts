@@ -15,7 +15,7 @@ import type { Addon } from "../pipeline/native.js";
 import { packageRoot } from "../pipeline/paths.js";
 import { writeConfig } from "./helpers/config.js";
 import { fixture, makeRepo, tempDir } from "./helpers/git.js";
-import { native, needsAddon } from "./helpers/rust.js";
+import { native, needsAddon, rustFixtures } from "./helpers/rust.js";
 
 const require = createRequire(import.meta.url);
 const nativeDir = path.join(packageRoot(), "native");
@@ -75,6 +75,25 @@ describe("the native addon", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("gives the same sites without it, on every Rust fixture, whole and partly parsed", needsAddon, () => {
+    const dist = (file: string) => pathToFileURL(path.join(packageRoot(), "dist", "pipeline", file)).href;
+    const probe = [
+      `const { extractFile } = await import("${dist("extract.js")}");`,
+      `const files = ${JSON.stringify(rustFixtures())};`,
+      "const out = [];",
+      "for (const file of files) for (const includeTestCode of [false, true]) for (const at of ['src/', 'tests/'])",
+      "  out.push(await extractFile({ path: at + file.split('/').pop(), blob: '0'.repeat(40), text: (await import('node:fs')).readFileSync(file, 'utf8') }, { includeTestCode }));",
+      "process.stdout.write(JSON.stringify(out));",
+    ].join("\n");
+    const [withAddon, without] = ["1", "0"].map((value) => {
+      const result = node(["--input-type=module", "-e", probe], { ERROR_CATALOG_NATIVE: value });
+      assert.equal(result.status, 0, result.stderr);
+      return JSON.parse(result.stdout) as { sites: unknown[] }[];
+    });
+    assert.ok(withAddon!.reduce((n, f) => n + f.sites.length, 0) > 500, "sites were found");
+    assert.deepEqual(without, withAddon);
   });
 
   it("gives the same records and manifest to a whole run without it", needsAddon, () => {
