@@ -39,9 +39,9 @@ describe("the native addon", () => {
   const glibc = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header?.glibcVersionRuntime;
   it("loads its prebuild on linux-x64 with glibc", { skip: process.platform === "linux" && process.arch === "x64" && glibc !== undefined ? false : "the committed prebuild is for linux-x64 (glibc)" }, () => {
     const dir = path.join(nativeDir, "prebuilds", "linux-x64");
-    const files = readdirSync(dir).filter((f) => f.endsWith(".node"));
-    assert.deepEqual(files, ["node.glibc.node"]);
-    const prebuild = require(path.join(dir, files[0]!)) as Addon;
+    const file = readdirSync(dir).find((f) => f.endsWith(".node") && f.split(".").includes("glibc"));
+    assert.ok(file !== undefined, `a prebuild tagged glibc in ${dir}`);
+    const prebuild = require(path.join(dir, file)) as Addon;
     for (const name of ["parse", "symbolNames", "fieldNames", "layout", "identClasses"] as const) assert.equal(typeof prebuild[name], "function", name);
   });
 
