@@ -3,7 +3,7 @@
     {
       "target_name": "parse",
       "variables": {
-        "tree_sitter": "<!(node -p \"require('path').dirname(require.resolve('tree-sitter/package.json'))\")/vendor/tree-sitter/lib"
+        "tree_sitter": "<!(node sources.js library)"
       },
       "sources": ["src/parse.c", "src/layout.c", "src/tree-sitter.c"],
       "include_dirs": ["<(tree_sitter)/include", "<(tree_sitter)/src"],

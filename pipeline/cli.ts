@@ -169,25 +169,21 @@ Exit status:
      holding a lock for too long, a bug`;
 
 /**
- * V8's optimising compiler without inlining, and later. On burn, on two cores, the second core
- * is busy: git writes the blobs, tree-sitter parses, the garbage collector works and V8 compiles.
- * - Without inlining, a full run takes about 70 ms less and uses about 200 ms less CPU: with
- *   inlining, compiling the extraction's hot functions took about 1 s of CPU per run (0.6 s
- *   without), and the code it made was hardly faster.
- * - A function is optimised after 400 000 units of work (`--interrupt-budget`, V8's default is
- *   132 000): fewer functions are compiled, and fewer compiles are thrown away when a rare branch
- *   first runs. The full run takes about 8% less time and 12% less CPU (835 against 904 ms, 11
- *   runs each in turns; 200 000: 871, 800 000: 844), bumps as long as before.
- * Set before any hot code is compiled; parse threads share the process's flags.
+ * V8 optimises a function later than by default (`--interrupt-budget`, in units of work before a
+ * function is optimised; V8's default is 132 000): fewer functions are compiled, and fewer
+ * compiles are thrown away when a rare branch first runs, which on a 2-core machine takes the
+ * core git and tree-sitter work on (README, Speed; figures in BENCHMARKS.md).
+ * Note: set at the start of `main`, before any hot code is compiled (V8 reads it when it counts a
+ * function's budget); parse threads share the process's flags.
  */
-const V8_FLAGS = "--no-turbo-inlining --interrupt-budget=400000";
+const V8_FLAGS = "--interrupt-budget=400000";
 
 /**
  * For a tree of thousands of files: heaps that grow to 1.5 times what they hold after a full
- * collection, rather than the up to 4 times V8 picks when collecting is cheap. At 8 times burn,
- * the peak RSS is 170–177 MiB instead of 220 (3.24–3.57 s against 3.07 s); on burn's own tree it
- * would cost 3.5% and save nothing, so it is set only then. V8 reads it at each collection, so
- * it can be set while the process runs.
+ * collection, rather than the up to 4 times V8 picks when collecting is cheap, so memory stays
+ * flat as the input grows, for a little more time (README, Speed; figures in BENCHMARKS.md). On a
+ * tree the size of burn's it would cost time and save nothing, so it is set only then. V8 reads
+ * it at each collection, so it can be set while the process runs.
  */
 const LARGE_TREE_V8_FLAGS = "--heap-growing-percent=50";
 

@@ -9,8 +9,11 @@
  * around them; a site in any other item is test code by its items' attributes or by its path,
  * and what it needs (is it code, in which macro, what stands before it) is read here, as are the
  * callers of a site's function (`callersOf` reads their items again on their own).
+ * The pass itself is behind a seam (`LexerPass`): the addon's where it loads, else a plain one in
+ * TypeScript, with the same columns.
  */
-import { addon } from "./native.js";
+import { type Addon, addon } from "./native.js";
+import { IDENT_START, IDENT_WORD, plainLayout } from "./layout-plain.js";
 
 /** A candidate of the text scan: the name's offset, the name, and whether it is a macro's. */
 export interface Hit {
@@ -74,27 +77,66 @@ export interface Layout {
   readonly innerTest: boolean;
 }
 
+/**
+ * The lexer pass's answer as flat columns (one pass over the file's UTF-16 text):
+ * - items, 7 per item in the order they start: start, end, parent (-1 at the top level), the
+ *   keyword's start and end (-1, -1 until known), the body's prelude end and closing brace
+ *   (-1, -1 without a body);
+ * - spots, 7 per hit: item (-1 for none), code, excluded, inTokenTree, before, and the first and
+ *   count of its functions in names;
+ * - names, 2 per function name: start, end;
+ * - attributes, 4 per attribute whose test-ness decides an item's or the file's (`isTest`):
+ *   start, end, inner, item (-1: the file, for an inner attribute at the top level).
+ */
+export interface RawLayout {
+  readonly items: Int32Array;
+  readonly spots: Int32Array;
+  readonly names: Int32Array;
+  readonly attributes: Int32Array;
+}
+
+/**
+ * The lexer pass: a text and its hits ([offset, name length] pairs, sorted by offset) in, the
+ * columns out. Two implementations give the same columns: the addon's (`native/src/layout.c`)
+ * and the plain one (`layout-plain.ts`).
+ */
+export type LexerPass = (text: string, hits: Int32Array) => RawLayout;
+
+/** The addon's lexer pass; it is handed the identifier classes past ASCII the first time a text needs them. */
+export function nativeLexer(native: Addon): LexerPass {
+  return (text, hits) => {
+    const raw = native.layout(text, hits);
+    if (raw !== null) return raw;
+    native.identClasses(...identClasses());
+    return native.layout(text, hits)!;
+  };
+}
+
+let chosen: LexerPass | undefined;
+
+/** The lexer pass of this process: the addon's where it loads, else the plain one (see native.ts). */
+export function lexerPass(): LexerPass {
+  if (chosen !== undefined) return chosen;
+  const native = addon();
+  chosen = native === null ? plainLayout : nativeLexer(native);
+  return chosen;
+}
+
 const NO_FUNCTIONS: readonly string[] = [];
 
 /**
  * The layout of `text`, with the lexer's view of each hit (`hits` sorted by offset).
  * `isTest(attribute)` says whether an attribute's text (`#[…]`, `#![…]`) makes its item test code.
- * Note: the pass itself runs in the native addon (`native/src/layout.c`); this builds its objects
- * from the flat answer.
+ * `pass` is the lexer pass that reads the text (this process's by default); this builds the
+ * layout's objects from its columns.
  */
-export function layoutOf(text: string, hits: readonly Hit[], isTest: (attribute: string, inner: boolean) => boolean): Layout {
-  const native = addon();
+export function layoutOf(text: string, hits: readonly Hit[], isTest: (attribute: string, inner: boolean) => boolean, pass: LexerPass = lexerPass()): Layout {
   const packed = new Int32Array(hits.length * 2);
   hits.forEach((hit, k) => {
     packed[2 * k] = hit.at;
     packed[2 * k + 1] = hit.name.length;
   });
-  let raw = native.layout(text, packed);
-  if (raw === null) {
-    native.identClasses(...identClasses());
-    raw = native.layout(text, packed)!;
-  }
-  const { items: I, spots: S, names: N, attributes: A } = raw;
+  const { items: I, spots: S, names: N, attributes: A } = pass(text, packed);
   const all: Item[] = [];
   const top: Item[] = [];
   for (let k = 0; k < I.length; k += 7) {
@@ -120,14 +162,14 @@ export function layoutOf(text: string, hits: readonly Hit[], isTest: (attribute:
   return { preludeEnd: top[0]?.start ?? text.length, items: top, spots, innerTest };
 }
 
-/** Which UTF-16 code units past ASCII start an identifier and go on with one, as bit sets (JavaScript's Unicode classes, which the lexer uses). */
+/** Which UTF-16 code units past ASCII start an identifier and go on with one, as bit sets (JavaScript's Unicode classes, which the plain pass tests directly). */
 function identClasses(): [Uint8Array, Uint8Array] {
   const start = new Uint8Array(8192);
   const word = new Uint8Array(8192);
   for (let c = 128; c < 65536; c++) {
     const unit = String.fromCharCode(c);
-    if (/[\p{L}_]/u.test(unit)) start[c >> 3]! |= 1 << (c & 7);
-    if (/[\p{L}\p{N}_]/u.test(unit)) word[c >> 3]! |= 1 << (c & 7);
+    if (IDENT_START.test(unit)) start[c >> 3]! |= 1 << (c & 7);
+    if (IDENT_WORD.test(unit)) word[c >> 3]! |= 1 << (c & 7);
   }
   return [start, word];
 }

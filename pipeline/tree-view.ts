@@ -6,7 +6,7 @@
  * Note: a file's sites share most of their ancestors (the function, the impl, the module): each
  * node's object, and what is derived from it, is made once per file.
  */
-import { type FlatTree, grammar } from "./parse.js";
+import type { FlatTree } from "./parse.js";
 import { TEST_WORDS } from "./rust/index.js";
 
 /** One node of the tree. */
@@ -83,7 +83,7 @@ export class ViewNode {
     this.fields ??= new Map();
     let child = this.fields.get(name);
     if (child === undefined) {
-      const id = grammar().fieldIds.get(name) ?? -1;
+      const id = this.view.tree.grammar.fieldIds.get(name) ?? -1;
       let c = this.view.firstChild(this.index);
       while (c >= 0 && this.view.fieldOf(c) !== id) c = this.view.nexts[c]!;
       child = this.view.node(c);
@@ -179,7 +179,7 @@ export class TreeView {
     this.nexts = column(3);
     this.prevs = column(4);
     this.metas = column(5);
-    this.types = grammar().types;
+    this.types = tree.grammar.types;
     this.root = this.node(0)!;
   }
 

@@ -17,6 +17,9 @@
  * - names, 2 per function name: start, end;
  * - attributes, 4 per attribute whose test-ness decides an item's or the file's (`isTest` in
  *   layout.ts): start, end, inner, item (-1: the file, for an inner attribute at the top level).
+ *
+ * Note: pipeline/layout-plain.ts is the same pass in TypeScript, for where the addon does not load;
+ * a rule changed here is changed there (test/layout.test.ts compares their columns).
  */
 #include <node_api.h>
 #include <stdatomic.h>
@@ -25,15 +28,25 @@
 #include <string.h>
 
 #include "layout.h"
+#ifdef _WIN32
+#include <windows.h>
+#define yield_thread() SwitchToThread()
+#else
+#include <sched.h>
+#define yield_thread() sched_yield()
+#endif
 
 /*
  * Which UTF-16 code units past ASCII start an identifier (\p{L}) and go on with one (\p{L}\p{N}).
- * Note: set once per process, by whichever thread first needs them (every thread sets the same
- * bits); the flag is released after the bits, so a thread that sees it sees them.
+ * Note: written once per process, by the first thread that claims them (`classes` goes from
+ * UNKNOWN to WRITING); it publishes them with a release store of KNOWN, and a thread reads the
+ * bits only after an acquire load of KNOWN. No thread writes them after that, so no read races
+ * a write.
  */
 static uint8_t ident_start[65536 / 8];
 static uint8_t ident_word[65536 / 8];
-static atomic_int classes_known = 0;
+enum { UNKNOWN, WRITING, KNOWN };
+static atomic_int classes = UNKNOWN;
 
 typedef struct {
   int32_t *v;
@@ -90,7 +103,7 @@ static inline int is_space(int c) {
 }
 
 static int bit(Text *x, const uint8_t *set, int c) {
-  if (!atomic_load_explicit(&classes_known, memory_order_acquire)) {
+  if (atomic_load_explicit(&classes, memory_order_acquire) != KNOWN) {
     x->unknown = 1;
     return 0;
   }
@@ -468,13 +481,28 @@ static int lay_out(Text *x, const int32_t *hits, size_t nhits, Out *o) {
   return 1;
 }
 
-static napi_value int32_array(napi_env env, Ints *a) {
+/* The Int32Array of `a`'s values, or NULL (a JavaScript error pending). */
+static napi_value int32_array(napi_env env, const Ints *a) {
   napi_value buffer, array;
-  void *data;
-  if (napi_create_arraybuffer(env, a->n * sizeof(int32_t), &data, &buffer) != napi_ok) return NULL;
-  if (a->n > 0) memcpy(data, a->v, a->n * sizeof(int32_t));
+  void *data = NULL;
+  size_t bytes = a->n * sizeof(int32_t);
+  if (napi_create_arraybuffer(env, bytes, &data, &buffer) != napi_ok || (data == NULL && bytes > 0)) return NULL;
+  if (bytes > 0) memcpy(data, a->v, bytes);
   if (napi_create_typedarray(env, napi_int32_array, a->n, buffer, 0, &array) != napi_ok) return NULL;
   return array;
+}
+
+/* { items, spots, names, attributes } of the pass's output, or NULL. */
+static napi_value layout_object(napi_env env, const Out *o) {
+  const char *names[] = {"items", "spots", "names", "attributes"};
+  const Ints *columns[] = {&o->items, &o->spots, &o->names, &o->attributes};
+  napi_value result;
+  if (napi_create_object(env, &result) != napi_ok) return NULL;
+  for (int k = 0; k < 4; k++) {
+    napi_value array = int32_array(env, columns[k]);
+    if (array == NULL || napi_set_named_property(env, result, names[k], array) != napi_ok) return NULL;
+  }
+  return result;
 }
 
 napi_value layout(napi_env env, napi_callback_info info) {
@@ -489,32 +517,34 @@ napi_value layout(napi_env env, napi_callback_info info) {
   }
   napi_typedarray_type kind;
   size_t nvalues;
-  void *values;
-  if (napi_get_typedarray_info(env, argv[1], &kind, &nvalues, &values, NULL, NULL) != napi_ok || kind != napi_int32_array || nvalues % 2 != 0) {
+  void *values = NULL;
+  if (napi_get_typedarray_info(env, argv[1], &kind, &nvalues, &values, NULL, NULL) != napi_ok || kind != napi_int32_array || nvalues % 2 != 0 || (values == NULL && nvalues > 0)) {
     napi_throw_type_error(env, NULL, "layout: the hits must be an Int32Array of [offset, length] pairs");
     return NULL;
   }
   size_t length;
-  if (napi_get_value_string_utf16(env, argv[0], NULL, 0, &length) != napi_ok) return NULL;
+  if (napi_get_value_string_utf16(env, argv[0], NULL, 0, &length) != napi_ok) {
+    napi_throw_error(env, NULL, "layout: the text could not be read");
+    return NULL;
+  }
   uint16_t *units = malloc((length + 1) * sizeof(uint16_t));
   if (units == NULL) {
     napi_throw_error(env, NULL, "layout: out of memory");
     return NULL;
   }
-  napi_get_value_string_utf16(env, argv[0], (char16_t *)units, length + 1, &length);
-  Text x = {units, (int32_t)length, 0};
+  napi_value result = NULL;
   Out o;
   memset(&o, 0, sizeof o);
-  int ok = lay_out(&x, values, nvalues / 2, &o);
-  napi_value result = NULL;
-  if (!ok) napi_throw_error(env, NULL, "layout: out of memory");
-  else if (x.unknown) napi_get_null(env, &result);
-  else {
-    napi_create_object(env, &result);
-    napi_set_named_property(env, result, "items", int32_array(env, &o.items));
-    napi_set_named_property(env, result, "spots", int32_array(env, &o.spots));
-    napi_set_named_property(env, result, "names", int32_array(env, &o.names));
-    napi_set_named_property(env, result, "attributes", int32_array(env, &o.attributes));
+  if (napi_get_value_string_utf16(env, argv[0], (char16_t *)units, length + 1, &length) != napi_ok) {
+    napi_throw_error(env, NULL, "layout: the text could not be read");
+  } else {
+    Text x = {units, (int32_t)length, 0};
+    if (!lay_out(&x, values, nvalues / 2, &o)) napi_throw_error(env, NULL, "layout: out of memory");
+    else if (x.unknown) napi_get_null(env, &result);
+    else if ((result = layout_object(env, &o)) == NULL) {
+      bool pending = false;
+      if (napi_is_exception_pending(env, &pending) != napi_ok || !pending) napi_throw_error(env, NULL, "layout: out of memory for the answer");
+    }
   }
   free(units);
   free(o.items.v);
@@ -526,26 +556,35 @@ napi_value layout(napi_env env, napi_callback_info info) {
   return result;
 }
 
-/* identClasses(start, word): two bit sets of 8192 bytes over the UTF-16 code units. */
+/*
+ * identClasses(start, word): two bit sets of 8192 bytes over the UTF-16 code units. The first call
+ * of the process sets them; a call that comes while they are being set returns once they are.
+ */
 napi_value ident_classes(napi_env env, napi_callback_info info) {
   size_t argc = 2;
   napi_value argv[2];
   if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
-  // Note: set once; a thread that comes second leaves the bits as they are.
-  if (atomic_load_explicit(&classes_known, memory_order_acquire)) return NULL;
-  uint8_t *sets[2] = {ident_start, ident_word};
+  const uint8_t *sets[2];
   for (int k = 0; k < 2; k++) {
     napi_typedarray_type kind;
     size_t count;
-    void *data;
+    void *data = NULL;
     bool typed = false;
     if (argc < 2 || napi_is_typedarray(env, argv[k], &typed) != napi_ok || !typed || napi_get_typedarray_info(env, argv[k], &kind, &count, &data, NULL, NULL) != napi_ok || kind != napi_uint8_array ||
-        count != sizeof ident_start) {
+        count != sizeof ident_start || data == NULL) {
       napi_throw_type_error(env, NULL, "identClasses: the arguments must be two Uint8Arrays of 8192 bytes");
       return NULL;
     }
-    memcpy(sets[k], data, count);
+    sets[k] = data;
   }
-  atomic_store_explicit(&classes_known, 1, memory_order_release);
+  int expected = UNKNOWN;
+  if (atomic_compare_exchange_strong_explicit(&classes, &expected, WRITING, memory_order_acquire, memory_order_acquire)) {
+    memcpy(ident_start, sets[0], sizeof ident_start);
+    memcpy(ident_word, sets[1], sizeof ident_word);
+    atomic_store_explicit(&classes, KNOWN, memory_order_release);
+  } else {
+    /* Another thread writes them: a copy of 16 KiB, so a short wait. */
+    while (atomic_load_explicit(&classes, memory_order_acquire) != KNOWN) yield_thread();
+  }
   return NULL;
 }

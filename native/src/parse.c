@@ -7,10 +7,10 @@
  * buffer, each `count` long: start, end (UTF-16 offsets), parent, next sibling, previous sibling
  * (-1 for none), and meta: the symbol (bits 0-15), the field the node fills in its parent (bits
  * 16-23), named (bit 24), missing (bit 25).
+ *
+ * Note: pipeline/parse-binding.ts reads tree-sitter's node binding into the same columns, for where
+ * the addon does not load (test/parse.test.ts compares them).
  */
-#if defined(__linux__) && !defined(_GNU_SOURCE)
-#define _GNU_SOURCE /* SCHED_BATCH */
-#endif
 #include <node_api.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,9 +21,6 @@
 #include "layout.h"
 #ifndef _WIN32
 #include <sys/mman.h>
-#endif
-#ifdef __linux__
-#include <sched.h>
 #endif
 
 #define COLUMNS 6
@@ -47,29 +44,61 @@ typedef struct {
   const char *failure;
 } Job;
 
-#define CHECK(call)                                       \
-  do {                                                    \
-    if ((call) != napi_ok) {                              \
-      napi_throw_error(env, NULL, "native call failed: " #call); \
-      return NULL;                                        \
-    }                                                     \
+/* Throws "native call failed: <call>" unless a JavaScript error is already pending. */
+static void throw_failed(napi_env env, const char *call) {
+  bool pending = false;
+  if (napi_is_exception_pending(env, &pending) == napi_ok && pending) return;
+  char message[160];
+  snprintf(message, sizeof message, "native call failed: %s", call);
+  napi_throw_error(env, NULL, message);
+}
+
+/* A Node-API call that must succeed: else a JavaScript error, and on to the function's `fail:`. */
+#define CHECK(call)                  \
+  do {                               \
+    if ((call) != napi_ok) {         \
+      throw_failed(env, #call);      \
+      goto fail;                     \
+    }                                \
   } while (0)
 
-static const TSLanguage *language_of(napi_env env, napi_value value) {
-  napi_valuetype type;
-  if (napi_typeof(env, value, &type) != napi_ok) return NULL;
+/*
+ * The grammar the `tree-sitter-rust` package exports (its `language`: an external that tree-sitter's
+ * language bindings tag), or NULL with a JavaScript error naming `what` and the fix.
+ * Note: the language is checked here once per call, so that the columns can rely on it: an ABI
+ * this library reads, and symbol and field ids that fit their bits in `meta`.
+ */
+static const TSLanguage *language_of(napi_env env, napi_value value, const char *what) {
+  char message[320];
+  napi_valuetype type = napi_undefined;
+  if (value != NULL && napi_typeof(env, value, &type) != napi_ok) type = napi_undefined;
   if (type == napi_object) {
     napi_value inner;
-    if (napi_get_named_property(env, value, "language", &inner) != napi_ok) return NULL;
-    value = inner;
-    if (napi_typeof(env, value, &type) != napi_ok) return NULL;
+    if (napi_get_named_property(env, value, "language", &inner) != napi_ok || napi_typeof(env, inner, &type) != napi_ok) type = napi_undefined;
+    else value = inner;
   }
-  if (type != napi_external) return NULL;
   bool tagged = false;
-  if (napi_check_object_type_tag(env, value, &LANGUAGE_TYPE_TAG, &tagged) != napi_ok || !tagged) return NULL;
   void *data = NULL;
-  if (napi_get_value_external(env, value, &data) != napi_ok) return NULL;
-  return (const TSLanguage *)data;
+  if (type != napi_external || napi_check_object_type_tag(env, value, &LANGUAGE_TYPE_TAG, &tagged) != napi_ok || !tagged || napi_get_value_external(env, value, &data) != napi_ok || data == NULL) {
+    snprintf(message, sizeof message,
+             "%s: the grammar must be a tree-sitter language, an external tagged as tree-sitter's language bindings tag it (the `language` of `tree-sitter-rust`); reinstall the locked dependencies (`npm ci`)", what);
+    napi_throw_type_error(env, NULL, message);
+    return NULL;
+  }
+  const TSLanguage *language = data;
+  uint32_t version = ts_language_version(language);
+  if (version < TREE_SITTER_MIN_COMPATIBLE_LANGUAGE_VERSION || version > TREE_SITTER_LANGUAGE_VERSION) {
+    snprintf(message, sizeof message, "%s: the grammar is of tree-sitter ABI %u, this addon's tree-sitter library reads %d to %d; rebuild the addon against the installed `tree-sitter` (`npm run build:native`)", what,
+             version, TREE_SITTER_MIN_COMPATIBLE_LANGUAGE_VERSION, TREE_SITTER_LANGUAGE_VERSION);
+    napi_throw_error(env, NULL, message);
+    return NULL;
+  }
+  if (ts_language_symbol_count(language) > 0xffff || ts_language_field_count(language) > 0xff) {
+    snprintf(message, sizeof message, "%s: the grammar has %u symbols and %u fields; the tree's columns hold 65535 and 255", what, ts_language_symbol_count(language), ts_language_field_count(language));
+    napi_throw_error(env, NULL, message);
+    return NULL;
+  }
+  return language;
 }
 
 /*
@@ -125,7 +154,8 @@ static void flatten(Job *job, TSTree *tree) {
     parents[n] = depth > 0 ? open[2 * depth - 2] : -1;
     next[n] = -1;
     prev[n] = before;
-    meta[n] = (int32_t)(ts_node_symbol(node) | ((uint32_t)(ts_tree_cursor_current_field_id(&cursor) & 0xff) << 16) | ((uint32_t)ts_node_is_named(node) << 24) |
+    /* The symbol and the field fit their bits: `language_of` checked the grammar's counts. */
+    meta[n] = (int32_t)(ts_node_symbol(node) | ((uint32_t)ts_tree_cursor_current_field_id(&cursor) << 16) | ((uint32_t)ts_node_is_named(node) << 24) |
                         ((uint32_t)ts_node_is_missing(node) << 25));
     if (before >= 0) next[before] = n;
     if (depth > 0) open[2 * depth - 1] = n;
@@ -156,26 +186,9 @@ done:
   job->capacity = count;
 }
 
-/*
- * Where the system allows it, a thread of the pool that parses is scheduled as a batch thread:
- * one that the calling thread wakes does not take its core from it at once. On a busy two-core
- * machine it did, and each `parse` call then waited for a parse (339 calls on burn: 35–50 ms of
- * the JavaScript thread's time, against 14 ms).
- */
-static void as_batch_thread(void) {
-#ifdef __linux__
-  static _Thread_local int done = 0;
-  if (done) return;
-  done = 1;
-  struct sched_param param = {0};
-  sched_setscheduler(0, SCHED_BATCH, &param);
-#endif
-}
-
 static void execute(napi_env env, void *data) {
   (void)env;
   Job *job = data;
-  as_batch_thread();
   TSParser *parser = ts_parser_new();
   if (!ts_parser_set_language(parser, job->language)) {
     job->failure = "incompatible language version";
@@ -197,99 +210,134 @@ static void release(napi_env env, void *data, void *hint) {
   unmap_columns(data, (size_t)(uintptr_t)hint);
 }
 
-static void complete(napi_env env, napi_status status, void *data) {
-  Job *job = data;
-  napi_value result = NULL;
-  napi_value error = NULL;
-  size_t mapped = (size_t)job->capacity * COLUMNS * sizeof(int32_t);
-  if (status != napi_ok || job->failure != NULL) {
-    napi_value message;
-    napi_create_string_utf8(env, job->failure != NULL ? job->failure : "the parse was cancelled", NAPI_AUTO_LENGTH, &message);
-    napi_create_error(env, NULL, message, &error);
-    if (job->nodes != NULL) unmap_columns(job->nodes, mapped);
-  } else {
-    napi_value buffer, count, has_error;
-    size_t bytes = (size_t)job->count * COLUMNS * sizeof(int32_t);
-    napi_create_object(env, &result);
-    if (napi_create_external_arraybuffer(env, job->nodes, bytes, release, (void *)(uintptr_t)mapped, &buffer) != napi_ok) {
-      /* Where external buffers are not allowed: a copy. */
-      void *copy;
-      napi_create_arraybuffer(env, bytes, &copy, &buffer);
-      memcpy(copy, job->nodes, bytes);
-      unmap_columns(job->nodes, mapped);
-    }
-    napi_create_uint32(env, job->count, &count);
-    napi_get_boolean(env, job->has_error, &has_error);
-    napi_set_named_property(env, result, "nodes", buffer);
-    napi_set_named_property(env, result, "count", count);
-    napi_set_named_property(env, result, "hasError", has_error);
-  }
-  if (error != NULL) napi_reject_deferred(env, job->deferred, error);
-  else napi_resolve_deferred(env, job->deferred, result);
-  napi_delete_async_work(env, job->work);
+static void free_job(Job *job) {
   free(job->text);
   free(job->ranges);
   free(job);
+}
+
+/* The flat tree's object { nodes, count, hasError }, or NULL. The columns go to it, or are unmapped. */
+static napi_value tree_object(napi_env env, Job *job, size_t mapped) {
+  napi_value result, buffer, count, has_error;
+  size_t bytes = (size_t)job->count * COLUMNS * sizeof(int32_t);
+  if (napi_create_external_arraybuffer(env, job->nodes, bytes, release, (void *)(uintptr_t)mapped, &buffer) != napi_ok) {
+    /* Where external buffers are not allowed: a copy. */
+    void *copy = NULL;
+    napi_status copied = napi_create_arraybuffer(env, bytes, &copy, &buffer);
+    if (copied == napi_ok && (copy != NULL || bytes == 0)) memcpy(copy, job->nodes, bytes);
+    unmap_columns(job->nodes, mapped);
+    if (copied != napi_ok || (copy == NULL && bytes > 0)) return NULL;
+  }
+  if (napi_create_object(env, &result) != napi_ok || napi_create_uint32(env, job->count, &count) != napi_ok || napi_get_boolean(env, job->has_error, &has_error) != napi_ok ||
+      napi_set_named_property(env, result, "nodes", buffer) != napi_ok || napi_set_named_property(env, result, "count", count) != napi_ok ||
+      napi_set_named_property(env, result, "hasError", has_error) != napi_ok)
+    return NULL;
+  return result;
+}
+
+/* Settles the parse's promise: the flat tree, or an error saying what went wrong. */
+static void complete(napi_env env, napi_status status, void *data) {
+  Job *job = data;
+  size_t mapped = (size_t)job->capacity * COLUMNS * sizeof(int32_t);
+  const char *failure = status != napi_ok ? "the parse was cancelled" : job->failure;
+  napi_value result = NULL;
+  if (failure == NULL) {
+    result = tree_object(env, job, mapped);
+    if (result == NULL) failure = "out of memory for the tree's columns";
+  } else if (job->nodes != NULL) {
+    unmap_columns(job->nodes, mapped);
+  }
+  if (result != NULL) {
+    napi_resolve_deferred(env, job->deferred, result);
+  } else {
+    napi_value message, error;
+    if (napi_create_string_utf8(env, failure, NAPI_AUTO_LENGTH, &message) == napi_ok && napi_create_error(env, NULL, message, &error) == napi_ok) napi_reject_deferred(env, job->deferred, error);
+  }
+  napi_delete_async_work(env, job->work);
+  free_job(job);
+}
+
+/* The ranges argument, in tree-sitter's units (bytes of UTF-16); 0 with a JavaScript error pending. */
+static int read_ranges(napi_env env, napi_value value, Job *job) {
+  bool typed = false;
+  napi_typedarray_type kind;
+  size_t length = 0;
+  void *values = NULL;
+  CHECK(napi_is_typedarray(env, value, &typed));
+  if (!typed) return 1;
+  CHECK(napi_get_typedarray_info(env, value, &kind, &length, &values, NULL, NULL));
+  if (kind != napi_int32_array || length % 6 != 0) {
+    napi_throw_type_error(env, NULL, "parse: the ranges must be an Int32Array of 6 numbers per range");
+    return 0;
+  }
+  job->range_count = (uint32_t)(length / 6);
+  if (job->range_count == 0) return 1;
+  job->ranges = malloc(job->range_count * sizeof(TSRange));
+  if (job->ranges == NULL) {
+    napi_throw_error(env, NULL, "parse: out of memory for the ranges");
+    return 0;
+  }
+  const int32_t *r = values;
+  for (uint32_t i = 0; i < job->range_count; i++, r += 6) {
+    job->ranges[i] = (TSRange){
+        .start_byte = (uint32_t)r[0] * 2,
+        .end_byte = (uint32_t)r[1] * 2,
+        .start_point = {(uint32_t)r[2], (uint32_t)r[3] * 2},
+        .end_point = {(uint32_t)r[4], (uint32_t)r[5] * 2},
+    };
+  }
+  return 1;
+fail:
+  return 0;
 }
 
 /* parse(language, text, ranges?: Int32Array of [startIndex, endIndex, startRow, startColumn, endRow, endColumn]…) */
 static napi_value parse(napi_env env, napi_callback_info info) {
   size_t argc = 3;
   napi_value argv[3];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  const TSLanguage *language = argc > 0 ? language_of(env, argv[0]) : NULL;
-  if (language == NULL) {
-    napi_throw_type_error(env, NULL, "parse: the first argument must be a tree-sitter language");
-    return NULL;
-  }
+  Job *job = NULL;
+  napi_value promise = NULL, name;
   napi_valuetype type;
-  CHECK(napi_typeof(env, argv[1], &type));
-  if (type != napi_string) {
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  const TSLanguage *language = language_of(env, argc > 0 ? argv[0] : NULL, "parse");
+  if (language == NULL) goto fail;
+  if (argc < 2 || napi_typeof(env, argv[1], &type) != napi_ok || type != napi_string) {
     napi_throw_type_error(env, NULL, "parse: the text must be a string");
-    return NULL;
+    goto fail;
   }
-  Job *job = calloc(1, sizeof(Job));
+  job = calloc(1, sizeof(Job));
   if (job == NULL) {
     napi_throw_error(env, NULL, "parse: out of memory");
-    return NULL;
+    goto fail;
   }
   job->language = language;
   CHECK(napi_get_value_string_utf16(env, argv[1], NULL, 0, &job->length));
   job->text = malloc((job->length + 1) * sizeof(uint16_t));
-  CHECK(napi_get_value_string_utf16(env, argv[1], (char16_t *)job->text, job->length + 1, &job->length));
-  if (argc > 2) {
-    bool typed = false;
-    CHECK(napi_is_typedarray(env, argv[2], &typed));
-    if (typed) {
-      napi_typedarray_type kind;
-      size_t length;
-      void *values;
-      CHECK(napi_get_typedarray_info(env, argv[2], &kind, &length, &values, NULL, NULL));
-      if (kind != napi_int32_array || length % 6 != 0) {
-        free(job->text);
-        free(job);
-        napi_throw_type_error(env, NULL, "parse: the ranges must be an Int32Array of 6 numbers per range");
-        return NULL;
-      }
-      const int32_t *r = values;
-      job->range_count = (uint32_t)(length / 6);
-      job->ranges = malloc((job->range_count ? job->range_count : 1) * sizeof(TSRange));
-      for (uint32_t i = 0; i < job->range_count; i++, r += 6) {
-        job->ranges[i] = (TSRange){
-            .start_byte = (uint32_t)r[0] * 2,
-            .end_byte = (uint32_t)r[1] * 2,
-            .start_point = {(uint32_t)r[2], (uint32_t)r[3] * 2},
-            .end_point = {(uint32_t)r[4], (uint32_t)r[5] * 2},
-        };
-      }
-    }
+  if (job->text == NULL) {
+    napi_throw_error(env, NULL, "parse: out of memory for the text");
+    goto fail;
   }
-  napi_value promise, name;
-  CHECK(napi_create_promise(env, &job->deferred, &promise));
+  CHECK(napi_get_value_string_utf16(env, argv[1], (char16_t *)job->text, job->length + 1, &job->length));
+  if (argc > 2 && !read_ranges(env, argv[2], job)) goto fail;
   CHECK(napi_create_string_utf8(env, "tree-sitter parse", NAPI_AUTO_LENGTH, &name));
   CHECK(napi_create_async_work(env, NULL, name, execute, complete, job, &job->work));
-  CHECK(napi_queue_async_work(env, job->work));
+  if (napi_create_promise(env, &job->deferred, &promise) != napi_ok) {
+    napi_delete_async_work(env, job->work);
+    throw_failed(env, "napi_create_promise");
+    goto fail;
+  }
+  if (napi_queue_async_work(env, job->work) != napi_ok) {
+    /* The promise exists: it is rejected, the job undone. */
+    napi_value message, error;
+    napi_delete_async_work(env, job->work);
+    if (napi_create_string_utf8(env, "parse: the parse could not be queued", NAPI_AUTO_LENGTH, &message) == napi_ok && napi_create_error(env, NULL, message, &error) == napi_ok)
+      napi_reject_deferred(env, job->deferred, error);
+    free_job(job);
+  }
   return promise;
+fail:
+  if (job != NULL) free_job(job);
+  return NULL;
 }
 
 static uint32_t symbol_count(const TSLanguage *language) {
@@ -313,16 +361,11 @@ static const char *field_name(const TSLanguage *language, uint32_t id) {
 static napi_value name_table(napi_env env, napi_callback_info info, const char *what, uint32_t (*count_of)(const TSLanguage *), const char *(*name_of)(const TSLanguage *, uint32_t)) {
   size_t argc = 1;
   napi_value argv[1];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  const TSLanguage *language = argc > 0 ? language_of(env, argv[0]) : NULL;
-  if (language == NULL) {
-    char message[96];
-    snprintf(message, sizeof message, "%s: the argument must be a tree-sitter language", what);
-    napi_throw_type_error(env, NULL, message);
-    return NULL;
-  }
-  uint32_t count = count_of(language);
   napi_value out;
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  const TSLanguage *language = language_of(env, argc > 0 ? argv[0] : NULL, what);
+  if (language == NULL) goto fail;
+  uint32_t count = count_of(language);
   CHECK(napi_create_array_with_length(env, count, &out));
   for (uint32_t i = 0; i < count; i++) {
     const char *text = name_of(language, i);
@@ -331,6 +374,8 @@ static napi_value name_table(napi_env env, napi_callback_info info, const char *
     CHECK(napi_set_element(env, out, i, name));
   }
   return out;
+fail:
+  return NULL;
 }
 
 /* symbolNames(language): each symbol's name, by symbol id (the node types). */
