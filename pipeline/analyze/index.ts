@@ -73,6 +73,10 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
   });
   // Note: a stable sort of lists in index order: ties in line keep index order.
   for (const list of byFunction.values()) list.sort((a, b) => lineOf(a) - lineOf(b));
+  // Note: each function's ids in order once; a record's same-function ids are those less its own,
+  //   already in the order its facts list them (a sort of them then only checks the order).
+  const idsByFunction = new Map<string, string[]>();
+  const idsOf = (key: string) => idsByFunction.get(key) ?? idsByFunction.set(key, byFunction.get(key)!.map((j) => input.envelopes[j]!.record.id).sort()).get(key)!;
   const nearest = nearestInFile(input.envelopes);
   const similar = similarity(input.envelopes.map((e) => e.record.errorMessage));
 
@@ -80,7 +84,8 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
   const envelopes = input.envelopes.map((e, i) => {
     const site = factsOf[i]!;
     const fnLine = site.function?.line;
-    const same = fnLine === undefined ? [] : byFunction.get(`${e.record.filePath}\0${fnLine}`)!.filter((j) => j !== i);
+    const fnKey = fnLine === undefined ? null : `${e.record.filePath}\0${fnLine}`;
+    const same = fnKey === null ? [] : byFunction.get(fnKey)!.filter((j) => j !== i);
     const peers: Peer[] = same.map((j) => ({ id: input.envelopes[j]!.record.id, message: input.envelopes[j]!.record.errorMessage }));
     // Note: a record of the same file is in the same function when its function starts on the same line.
     const related: number[] = same.slice(0, RELATED);
@@ -91,7 +96,7 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
       carried++;
       return { ...e, relatedIds };
     }
-    const facts: RecordFacts = recordFacts(e.record.filePath, site, peers.map((p) => p.id));
+    const facts: RecordFacts = recordFacts(e.record.filePath, site, fnKey === null ? [] : idsOf(fnKey).filter((id) => id !== e.record.id));
     const kept = input.carryFrom === undefined ? null : carriedFields(input.carryFrom, e, facts, peers);
     if (kept === null) return analyzeEnvelope(e, facts, peers, relatedIds);
     carried++;
