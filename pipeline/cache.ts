@@ -280,9 +280,15 @@ export async function openCacheWriter(file: string, header: { readonly repo: str
         await handle.read(buffer, 0, buffer.length, start);
         for (const span of spans.slice(i, j)) {
           const facts = JSON.parse(buffer.toString("utf8", span.at - start, span.at - start + span.length)) as [number, number, string, SiteFacts][];
+          // Note: the file's facts by place, the first of a place kept: one lookup per site, not a scan.
+          const at = new Map<string, SiteFacts>();
+          for (const [line, column, kind, f] of facts) {
+            const key = `${line}\0${column}\0${kind}`;
+            if (!at.has(key)) at.set(key, f);
+          }
           for (const s of byPath.get(span.path)!) {
-            const found = facts.find(([line, column, kind]) => line === s.line && column === s.column && kind === s.kind);
-            if (found !== undefined) out.set(s, found[3]);
+            const found = at.get(`${s.line}\0${s.column}\0${s.kind}`);
+            if (found !== undefined) out.set(s, found);
           }
         }
         i = j;

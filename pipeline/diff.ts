@@ -127,19 +127,41 @@ function shown(value: unknown): string | null | string[] {
  * Pairs removed and added records that are one rewording: same file, excerpts mostly alike,
  * messages near-identical. Greedy on the best message similarity, then the best place, then the
  * nearest line; each record is in at most one pair.
+ * Note: a pair is weighed only when its excerpts can share half their lines (`placeCandidates`),
+ *   and its messages are compared only when its places are alike: a file with many records
+ *   costs the pairs near each other, not every pair.
  */
 function pairRewordings(removed: readonly Envelope[], added: readonly Envelope[]): DiffReworded[] {
   const candidates: { a: Envelope; b: Envelope; similarity: number; place: number; distance: number }[] = [];
   const addedByFile = new Map<string, Envelope[]>();
-  for (const b of added) addedByFile.set(b.record.filePath, [...(addedByFile.get(b.record.filePath) ?? []), b]);
+  for (const b of added) {
+    const list = addedByFile.get(b.record.filePath);
+    if (list) list.push(b);
+    else addedByFile.set(b.record.filePath, [b]);
+  }
+  const removedByFile = new Map<string, Envelope[]>();
   for (const a of removed) {
-    for (const b of addedByFile.get(a.record.filePath) ?? []) {
-      const similarity = messageSimilarity(textOf(a), textOf(b));
-      if (similarity < REWORD_MIN_SIMILARITY) continue;
-      const place = placeSimilarity(a, b);
-      if (place < REWORD_MIN_PLACE) continue;
+    const list = removedByFile.get(a.record.filePath);
+    if (list) list.push(a);
+    else removedByFile.set(a.record.filePath, [a]);
+  }
+  for (const [file, olds] of removedByFile) {
+    const news = addedByFile.get(file);
+    if (news === undefined) continue;
+    const oldLines = olds.map(excerptLines);
+    const newLines = news.map(excerptLines);
+    placeCandidates(oldLines, newLines, (i, j) => {
+      const [a, b] = [olds[i]!, news[j]!];
+      const place = placeOf(oldLines[i]!, newLines[j]!);
+      if (place < REWORD_MIN_PLACE) return;
+      const [x, y] = [textOf(a), textOf(b)];
+      // Note: an edit distance is at least the difference of the lengths.
+      const longest = Math.max(Math.min(x.length, 1000), Math.min(y.length, 1000));
+      if (longest > 0 && 1 - Math.abs(Math.min(x.length, 1000) - Math.min(y.length, 1000)) / longest < REWORD_MIN_SIMILARITY) return;
+      const similarity = messageSimilarity(x, y);
+      if (similarity < REWORD_MIN_SIMILARITY) return;
       candidates.push({ a, b, similarity, place, distance: Math.abs(a.record.lineNumber - b.record.lineNumber) });
-    }
+    });
   }
   candidates.sort((x, y) => y.similarity - x.similarity || y.place - x.place || x.distance - y.distance || compare(x.a.record.id, y.a.record.id) || compare(x.b.record.id, y.b.record.id));
   const used = new Set<string>();
@@ -173,25 +195,75 @@ export function messageSimilarity(a: string, b: string): number {
   return 1 - row[y.length]! / longest;
 }
 
-/** The share of excerpt lines two records have in common, each site's own line left out. */
-function placeSimilarity(a: Envelope, b: Envelope): number {
-  const linesOf = (e: Envelope) => {
-    const lines = e.record.sourceCode.split("\n");
-    lines.splice(e.record.lineNumber - e.record.sourceCodeStart, 1);
-    return lines.map((l) => l.trim()).filter((l) => l !== "");
-  };
-  const x = linesOf(a);
-  const y = linesOf(b);
-  const longest = Math.max(x.length, y.length);
-  if (longest === 0) return 1;
+/** A record's excerpt lines, trimmed, blank ones and the site's own line left out: how many of each, and how many in all. */
+interface ExcerptLines {
+  readonly counts: ReadonlyMap<string, number>;
+  readonly total: number;
+}
+
+function excerptLines(e: Envelope): ExcerptLines {
+  const lines = e.record.sourceCode.split("\n");
+  lines.splice(e.record.lineNumber - e.record.sourceCodeStart, 1);
   const counts = new Map<string, number>();
-  for (const l of x) counts.set(l, (counts.get(l) ?? 0) + 1);
-  let common = 0;
-  for (const l of y) {
-    const n = counts.get(l) ?? 0;
-    if (n > 0) counts.set(l, n - 1), common++;
+  let total = 0;
+  for (const line of lines) {
+    const l = line.trim();
+    if (l === "") continue;
+    counts.set(l, (counts.get(l) ?? 0) + 1);
+    total++;
   }
+  return { counts, total };
+}
+
+/** The share of excerpt lines two records have in common (each line as often as both have it). */
+function placeOf(x: ExcerptLines, y: ExcerptLines): number {
+  const longest = Math.max(x.total, y.total);
+  if (longest === 0) return 1;
+  let common = 0;
+  for (const [l, n] of y.counts) common += Math.min(n, x.counts.get(l) ?? 0);
   return common / longest;
+}
+
+/** Lines held by more excerpts of a file's added records than this are common; the others rare. */
+const COMMON_LINE = 16;
+
+/**
+ * Calls `pair(i, j)` once for each old and new excerpt of one file that may share at least half
+ * their lines (`REWORD_MIN_PLACE`), and for no pair that cannot (in no set order).
+ * Note: a pair sharing no rare line shares only common ones; it is alike only when common lines
+ *   are at least half of each excerpt (as many as `REWORD_MIN_PLACE` of the longer). So only
+ *   pairs sharing a rare line, found through the lines' postings, and pairs of such excerpts,
+ *   are weighed: far-apart records share only common lines (`}`, `};`), too few.
+ */
+function placeCandidates(olds: readonly ExcerptLines[], news: readonly ExcerptLines[], pair: (i: number, j: number) => void): void {
+  const postings = new Map<string, number[]>();
+  news.forEach((y, j) => {
+    for (const l of y.counts.keys()) {
+      const list = postings.get(l);
+      if (list) list.push(j);
+      else postings.set(l, [j]);
+    }
+  });
+  const commonPart = (x: ExcerptLines) => {
+    let n = 0;
+    for (const [l, k] of x.counts) if ((postings.get(l)?.length ?? 0) > COMMON_LINE) n += k;
+    return n;
+  };
+  const mostlyCommon = (x: ExcerptLines) => commonPart(x) >= REWORD_MIN_PLACE * x.total;
+  const mostlyCommonNews = news.flatMap((y, j) => (mostlyCommon(y) ? [j] : []));
+  const seen = new Int32Array(news.length).fill(-1);
+  olds.forEach((x, i) => {
+    const visit = (j: number) => {
+      if (seen[j] === i) return;
+      seen[j] = i;
+      pair(i, j);
+    };
+    for (const l of x.counts.keys()) {
+      const list = postings.get(l);
+      if (list !== undefined && list.length <= COMMON_LINE) list.forEach(visit);
+    }
+    if (mostlyCommon(x)) mostlyCommonNews.forEach(visit);
+  });
 }
 
 function compare(a: string, b: string): number {

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
+import { burnlikeCounts } from "./helpers/burnlike.js";
 import { cli } from "./helpers/cli.js";
 import { writeConfig } from "./helpers/config.js";
 import { fixture, makeRepo } from "./helpers/git.js";
@@ -15,7 +16,7 @@ describe("error-catalog run", () => {
     const config = writeConfig(repo.dir, sha);
     const first = cli(["run", "--config", config]);
     assert.equal(first.status, 0, first.stderr);
-    assert.match(first.stdout, new RegExp(`example/burnlike 0001-${sha.slice(0, 12)}: 16 records from 23 sites in 9 files`));
+    assert.match(first.stdout, new RegExp(`example/burnlike 0001-${sha.slice(0, 12)}: ${burnlikeCounts.records} records from ${burnlikeCounts.sites} sites in ${burnlikeCounts.filesRead} files`));
     assert.match(first.stderr, /^cloning /m, "plain progress lines when not on a terminal");
     const second = cli(["run", "--config", config]);
     assert.equal(second.status, 0, second.stderr);

@@ -31,8 +31,8 @@ export interface AnalyzeInput {
 /** Most related ids an envelope lists. */
 const RELATED = 5;
 
-/** Words that say nothing about what a message is about. */
-const COMMON = new Set(["the", "and", "for", "not", "with", "should", "must", "can", "cannot", "are", "was", "has", "have", "this", "that", "from", "got", "but", "only", "supported", "tensor", "tensors"]);
+/** Words that say nothing about what a message is about (left out when messages are compared). */
+export const COMMON_WORDS: ReadonlySet<string> = new Set(["the", "and", "for", "not", "with", "should", "must", "can", "cannot", "are", "was", "has", "have", "this", "that", "from", "got", "but", "only", "supported", "tensor", "tensors"]);
 
 /**
  * The analysed envelopes, in the input order. The facts of a record are those of its first
@@ -64,33 +64,39 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
     return siteAt.get(`${o.filePath}\0${o.lineNumber}\0${o.kind}\0${e.record.errorMessage}`)?.facts ?? EMPTY_FACTS;
   });
 
-  // Records by function (file + the function's line) and by file, for same-function facts and related ids.
+  // Records by function (file + the function's line), in line order, for same-function facts and related ids.
+  const lineOf = (j: number) => input.envelopes[j]!.record.lineNumber;
   const byFunction = new Map<string, number[]>();
-  const byFile = new Map<string, number[]>();
   input.envelopes.forEach((e, i) => {
     const fn = factsOf[i]!.function;
     if (fn !== undefined) push(byFunction, `${e.record.filePath}\0${fn.line}`, i);
-    push(byFile, e.record.filePath, i);
   });
+  // Note: a stable sort of lists in index order: ties in line keep index order.
+  for (const list of byFunction.values()) list.sort((a, b) => lineOf(a) - lineOf(b));
+  // Note: each function's ids in order once; a record's same-function ids are those less its own,
+  //   already in the order its facts list them (a sort of them then only checks the order).
+  const idsByFunction = new Map<string, string[]>();
+  const idsOf = (key: string) => idsByFunction.get(key) ?? idsByFunction.set(key, byFunction.get(key)!.map((j) => input.envelopes[j]!.record.id).sort()).get(key)!;
+  const nearest = nearestInFile(input.envelopes);
   const similar = similarity(input.envelopes.map((e) => e.record.errorMessage));
 
   let carried = 0;
   const envelopes = input.envelopes.map((e, i) => {
     const site = factsOf[i]!;
-    const fnKey = site.function === undefined ? null : `${e.record.filePath}\0${site.function.line}`;
-    const same = (fnKey === null ? [] : byFunction.get(fnKey)!).filter((j) => j !== i).sort((a, b) => input.envelopes[a]!.record.lineNumber - input.envelopes[b]!.record.lineNumber);
+    const fnLine = site.function?.line;
+    const fnKey = fnLine === undefined ? null : `${e.record.filePath}\0${fnLine}`;
+    const same = fnKey === null ? [] : byFunction.get(fnKey)!.filter((j) => j !== i);
     const peers: Peer[] = same.map((j) => ({ id: input.envelopes[j]!.record.id, message: input.envelopes[j]!.record.errorMessage }));
-    const related: number[] = [...same];
-    const line = e.record.lineNumber;
-    const file = byFile.get(e.record.filePath)!.filter((j) => j !== i && !related.includes(j)).sort((a, b) => Math.abs(input.envelopes[a]!.record.lineNumber - line) - Math.abs(input.envelopes[b]!.record.lineNumber - line) || a - b);
-    related.push(...file.slice(0, RELATED));
-    for (const j of similar(i)) if (related.length < RELATED && !related.includes(j)) related.push(j);
-    const relatedIds = related.slice(0, RELATED).map((j) => input.envelopes[j]!.record.id);
+    // Note: a record of the same file is in the same function when its function starts on the same line.
+    const related: number[] = same.slice(0, RELATED);
+    if (related.length < RELATED) related.push(...nearest(i, RELATED - related.length, (j) => fnLine !== undefined && factsOf[j]!.function?.line === fnLine));
+    if (related.length < RELATED) for (const j of similar(i)) if (related.length < RELATED && !related.includes(j)) related.push(j);
+    const relatedIds = related.map((j) => input.envelopes[j]!.record.id);
     if (input.carryFrom !== undefined && e.facts !== undefined && samePeers(input.carryFrom, e.facts.sameFunction, peers)) {
       carried++;
       return { ...e, relatedIds };
     }
-    const facts: RecordFacts = recordFacts(e.record.filePath, site, peers.map((p) => p.id));
+    const facts: RecordFacts = recordFacts(e.record.filePath, site, fnKey === null ? [] : idsOf(fnKey).filter((id) => id !== e.record.id));
     const kept = input.carryFrom === undefined ? null : carriedFields(input.carryFrom, e, facts, peers);
     if (kept === null) return analyzeEnvelope(e, facts, peers, relatedIds);
     carried++;
@@ -176,11 +182,63 @@ export function keepTimes(envelopes: readonly Envelope[], previous: ReadonlyMap<
 }
 
 /**
+ * For a record, the `count` other records of its file nearest to its line (then lowest index
+ * first), leaving out those `skip` names; from an index of each file's records by line.
+ * Note: the lines nearest a record are found by walking out from its own line in both directions,
+ *   so a record costs the records it passes, not its file's.
+ */
+function nearestInFile(envelopes: readonly Envelope[]): (i: number, count: number, skip: (j: number) => boolean) => number[] {
+  // Each file's distinct lines, ascending, with the records on each line in index order.
+  const files = new Map<string, { lines: number[]; groups: number[][] }>();
+  const groupOf = new Int32Array(envelopes.length);
+  const byFile = new Map<string, number[]>();
+  envelopes.forEach((e, i) => push(byFile, e.record.filePath, i));
+  for (const [file, list] of byFile) {
+    const lines: number[] = [];
+    const groups: number[][] = [];
+    for (const j of list.sort((a, b) => envelopes[a]!.record.lineNumber - envelopes[b]!.record.lineNumber)) {
+      const line = envelopes[j]!.record.lineNumber;
+      if (lines.at(-1) !== line) {
+        lines.push(line);
+        groups.push([]);
+      }
+      groups.at(-1)!.push(j);
+      groupOf[j] = groups.length - 1;
+    }
+    files.set(file, { lines, groups });
+  }
+  return (i, count, skip) => {
+    const { lines, groups } = files.get(envelopes[i]!.record.filePath)!;
+    const line = envelopes[i]!.record.lineNumber;
+    const out: number[] = [];
+    /** Takes from the records of one or two groups at the same distance, in index order. */
+    const take = (a: readonly number[], b: readonly number[]) => {
+      let [x, y] = [0, 0];
+      while (out.length < count && (x < a.length || y < b.length)) {
+        const j = y >= b.length || (x < a.length && a[x]! < b[y]!) ? a[x++]! : b[y++]!;
+        if (j !== i && !skip(j)) out.push(j);
+      }
+    };
+    const g = groupOf[i]!;
+    take(groups[g]!, []);
+    let [lo, hi] = [g - 1, g + 1];
+    while (out.length < count && (lo >= 0 || hi < lines.length)) {
+      const below = lo >= 0 ? line - lines[lo]! : Infinity;
+      const above = hi < lines.length ? lines[hi]! - line : Infinity;
+      if (below < above) take(groups[lo--]!, []);
+      else if (above < below) take(groups[hi++]!, []);
+      else take(groups[lo--]!, groups[hi++]!);
+    }
+    return out;
+  };
+}
+
+/**
  * Ranks the other messages by shared words (weighted by rarity), best first, ties by index.
  * Note: an inverted index over words seen in at most 50 messages keeps this linear in practice.
  */
 function similarity(messages: readonly string[]): (i: number) => number[] {
-  const words = messages.map((m) => [...new Set((m.toLowerCase().match(/[a-z][a-z0-9_]{2,}/g) ?? []).filter((w) => !COMMON.has(w)))]);
+  const words = messages.map((m) => [...new Set((m.toLowerCase().match(/[a-z][a-z0-9_]{2,}/g) ?? []).filter((w) => !COMMON_WORDS.has(w)))]);
   const postings = new Map<string, number[]>();
   words.forEach((ws, i) => ws.forEach((w) => push(postings, w, i)));
   // Note: one array of scores serves every record (only the entries a record touched are reset),

@@ -13,9 +13,20 @@ export function fixture(...parts: string[]): string {
   return path.join(packageRoot(), "fixtures", ...parts);
 }
 
-/** A fresh temp dir; removed by the caller (or left for the OS). */
+/** The temp dirs this process made, removed when it exits. */
+const made: string[] = [];
+
+/**
+ * A fresh temp dir, removed with all it holds (what the pipeline wrote there: clones, caches,
+ * outputs) when the test file's process exits, whatever the tests did; a test may remove it sooner.
+ * Note: an exit handler runs synchronously, so the removal is `rmSync`; a test file's tests have
+ *   all finished by then.
+ */
 export function tempDir(prefix = "error-catalog-"): string {
-  return mkdtempSync(path.join(tmpdir(), prefix));
+  if (made.length === 0) process.once("exit", () => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
 }
 
 /**
