@@ -320,7 +320,10 @@ function codeBefore(view: TreeView, at: number): number {
  * would end there with its `/`, a line comment would start on its line. Only a yes asks the tree.
  */
 function mayEndComment(text: string, j: number): boolean {
-  return text.charCodeAt(j) === 47 || text.lastIndexOf("//", j) > text.lastIndexOf("\n", j);
+  if (text.charCodeAt(j) === 47) return true;
+  // Note: a line comment's `//` starts on j's line, at or before j: only that line is searched.
+  const line = text.lastIndexOf("\n", j) + 1;
+  return text.slice(line, j + 2).includes("//");
 }
 
 /**

@@ -217,11 +217,40 @@ export class TreeView {
   path(start: number, end: number): ViewNode {
     let at = 0;
     for (;;) {
-      let c = this.firstChild(at);
-      while (c >= 0 && this.ends[c]! <= start) c = this.nexts[c]!;
+      let c = this.firstChildEndingAfter(at, start);
       if (c < 0 || this.starts[c]! > start || this.ends[c]! < end) return this.node(at)!;
       at = c;
     }
+  }
+
+  /** The children of the node at `index` with many of them, in order (made when first asked for). */
+  private readonly childLists = new Map<number, Int32Array>();
+
+  /**
+   * The first child of the node at `index` that ends after `offset`, or -1.
+   * Note: siblings end in order; a node with many children (a file's items) is searched by halves.
+   */
+  firstChildEndingAfter(index: number, offset: number): number {
+    let c = this.firstChild(index);
+    for (let k = 0; k < 8; k++) {
+      if (c < 0 || this.ends[c]! > offset) return c;
+      c = this.nexts[c]!;
+    }
+    let list = this.childLists.get(index);
+    if (list === undefined) {
+      const out: number[] = [];
+      for (let d = this.firstChild(index); d >= 0; d = this.nexts[d]!) out.push(d);
+      list = Int32Array.from(out);
+      this.childLists.set(index, list);
+    }
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.ends[list[mid]!]! <= offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < list.length ? list[lo]! : -1;
   }
 
   /**
