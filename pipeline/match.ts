@@ -281,8 +281,8 @@ const RANK: Readonly<Record<MatchHow, number>> = { whole: 0, error: 1, fragment:
  * - `whole`: the record's pattern, anchored at both ends, matches the whole message;
  * - `error`: the message is an `unwrap()` on an `Err`, and the error's variant is the record's
  *   error class or named in its message, or the error is a string its pattern matches;
- * - `fragment`: the message is part of what the record prints, and at least half of it (and 4
- *   characters) is the record's own literal text (std's words around it count nothing);
+ * - `fragment`: the message is part of what the record prints, and more than half of it (and at
+ *   least 4 characters) is the record's own literal text (std's words around it count nothing);
  * - `location`: a site of the record stands at the header's path and line, in any version (a
  *   record only an older version has is taken from the newest version that has it).
  * A record whose pattern has no literal text (it matches any message) is found only by its
@@ -358,7 +358,7 @@ function textMatch(message: string, r: CatalogRecord, error: ErrorValue | null, 
   }
   const parts = patternParts(r.messagePattern);
   if (parts === null || message.length < MIN_FRAGMENT) return null;
-  const need = Math.max(MIN_FRAGMENT, Math.ceil(message.length / 2));
+  const need = Math.max(MIN_FRAGMENT, Math.floor(message.length / 2) + 1);
   if (patternLiterals(r.messagePattern) < need) return null;
   const score = fragmentScore(message, parts, STD_WORDS);
   return score >= need ? { how: "fragment", score } : null;
