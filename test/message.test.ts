@@ -16,7 +16,8 @@ import {
   type FormatPiece,
 } from "../pipeline/message.js";
 import type { MessagePart } from "../pipeline/types.js";
-import { readDelimited, respace } from "../pipeline/tokens.js";
+import { RULES, STD_WORDS } from "../pipeline/rules/index.js";
+import { readDelimited, respace, splitArgs } from "../pipeline/tokens.js";
 
 const W: MessagePart = { wild: true };
 const G: MessagePart = { gap: true };
@@ -456,6 +457,7 @@ describe("patternSpecificity", () => {
     assert.equal(patternSpecificity([L("Autodiff should not wrap an autodiff tensor.")]), 44);
     assert.equal(patternSpecificity([W]), 0);
     assert.equal(patternSpecificity([L("é\u{1F600}")]), 2);
+    assert.equal(patternSpecificity([L("open"), { optional: [L(": "), W] }]), 6);
   });
 
   it("ranks a more specific message first", () => {
@@ -562,5 +564,49 @@ describe("respace", () => {
 
   it("keeps a string token's own spaces", () => {
     assert.equal(respaceOf('s ==  "a  b"'), 's == "a  b"');
+  });
+});
+
+describe("rules: the whole runtime text, and what a site without text of its own prints", () => {
+  /** What the rule named `name` says of the call `name!(args)` / `.name(args)`. */
+  const describeCall = (name: string, args: string) => {
+    const rule = RULES.find((r) => r.name === name)!;
+    const call = readDelimited(`(${args})`, 0);
+    assert.notEqual(call, null, args);
+    return rule.describe(splitArgs(call!.tokens));
+  };
+  const pattern = (name: string, args: string) => composePattern(describeCall(name, args).runtime!);
+  const place = (name: string, args: string) => {
+    const d = describeCall(name, args);
+    assert.equal(d.runtime, null, `${name}!(${args}) should have no record of its own`);
+    return [d.skip, d.place?.message, composePattern(d.place!.runtime)];
+  };
+
+  it("writes std's words, the left:/right: lines and expect's suffix into the pattern", () => {
+    assert.equal(pattern("todo", '"sparse {}", x'), String.raw`not yet implemented: sparse [\s\S]*`);
+    assert.equal(pattern("assert_ne", 'a, b, "stride {} differs", s'), "assertion `left != right` failed: stride " + String.raw`(?=([\s\S]*? differs\n  left: ))\1(?=([\s\S]*?\n right: ))\2[\s\S]*`);
+    assert.equal(pattern("expect", '"the shape should be valid"'), String.raw`the shape should be valid(?:: [\s\S]*)?`);
+    assert.equal(pattern("expect_err", '"wanted an error"'), String.raw`wanted an error: [\s\S]*`);
+    assert.equal(pattern("expect", '&format!("item {} is missing", i)'), String.raw`item [\s\S]*? is missing(?:: [\s\S]*)?`);
+    // `{value}` and `{}` given string literals are their text; `{0:>4}` pads, so it stays a hole.
+    assert.equal(pattern("panic", '"{value} and {0:>4} of {}", "one", value = "v"'), String.raw`v and [\s\S]*? of one`);
+  });
+
+  it("says what std prints for a site without text of its own", () => {
+    assert.deepEqual(place("panic", ""), ["no-message", "explicit panic", "explicit panic"]);
+    assert.deepEqual(place("unreachable", ""), ["no-message", "internal error: entered unreachable code", "internal error: entered unreachable code"]);
+    assert.deepEqual(place("unimplemented", '"{}", x'), ["no-distinctive-text", "{}", String.raw`not implemented: [\s\S]*`]);
+    assert.deepEqual(place("assert_eq", "a, b"), ["no-message", "assertion `left == right` failed", "assertion `left == right` failed" + String.raw`\n  left: (?=([\s\S]*?\n right: ))\1[\s\S]*`]);
+    assert.deepEqual(place("debug_assert_ne", "a, b"), ["no-message", "assertion `left != right` failed", "assertion `left != right` failed" + String.raw`\n  left: (?=([\s\S]*?\n right: ))\1[\s\S]*`]);
+    assert.deepEqual(place("panic", '"{}: {}", a, b'), ["no-distinctive-text", "{}: {}", String.raw`(?=([\s\S]*?: ))\1[\s\S]*`]);
+    assert.deepEqual(place("assert", "ok"), ["no-distinctive-text", "assertion failed: ok", "assertion failed: ok"]);
+    assert.deepEqual(place("expect", '"ab"'), ["no-distinctive-text", "ab", String.raw`ab(?:: [\s\S]*)?`]);
+    assert.deepEqual(place("expect", "&message"), ["dynamic-message", "&message", String.raw`[\s\S]*`]);
+  });
+
+  it("lists std's words of every rule, longest first", () => {
+    assert.ok(STD_WORDS.includes("internal error: entered unreachable code: "));
+    assert.ok(STD_WORDS.includes("\n right: "));
+    assert.ok(STD_WORDS.indexOf("not yet implemented: ") < STD_WORDS.indexOf("not yet implemented"));
   });
 });
