@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
-import { composePattern, slugify } from "./message.js";
+import { composePattern, messageKey, slugify } from "./message.js";
 import type { CatalogRecord, Envelope, Occurrence } from "./schema-types.generated.js";
 import type { Site } from "./types.js";
 
@@ -68,7 +68,7 @@ export function buildEnvelopes(input: BuildInput): Envelope[] {
   const linesOf = (path: string) => lines.get(path) ?? lines.set(path, splitLines(input.textOf(path))).get(path)!;
   for (const [pattern, sites] of input.groups) {
     const first = sites[0]!;
-    const id = recordId(input.repo, "panic", pattern);
+    const id = recordId(input.repo, "panic", messageKey(first.runtime!));
     const before = input.reuse?.(id, sites);
     if (before !== undefined) {
       envelopes.push(atCommit(before, input));
@@ -190,9 +190,13 @@ function sameFields(a: CatalogRecord, b: CatalogRecord): boolean {
   return true;
 }
 
-/** 16 hex of SHA-256 over repo, error type and pattern: stable while the code moves around. */
-export function recordId(repo: string, errorType: string, pattern: string): string {
-  return createHash("sha256").update(`${repo}\0${errorType}\0${pattern}`).digest("hex").slice(0, 16);
+/**
+ * 16 hex of SHA-256 over repo, error type and what identifies the runtime text (`messageKey`: its
+ * literal text, holes and std's words, not the regex that spells it): stable while the code moves
+ * around, and while the pattern of the same text is written better.
+ */
+export function recordId(repo: string, errorType: string, key: string): string {
+  return createHash("sha256").update(`${repo}\0${errorType}\0${key}`).digest("hex").slice(0, 16);
 }
 
 /** The lines of a text, without their ends; a final line end starts no further line. */

@@ -6,7 +6,8 @@
 import { setFlagsFromString } from "node:v8";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { EXIT, exitCode, formatError, PipelineError } from "./errors.js";
-import { loadDataset, matchRecords, panicMessage, readAll, renderMatches } from "./match.js";
+import { matchPanic, panicLocation, panicMessage, renderMatches } from "./match.js";
+import { loadVersions, readAll } from "./commands/match.js";
 import { diffVersions } from "./commands/diff.js";
 import { validateDataset } from "./commands/validate.js";
 import { PIPELINE_VERSION, run } from "./run.js";
@@ -143,15 +144,16 @@ export function program(): Command {
     .option("--repo <owner/name>", "which target's datasets (default: the first)")
     .option("--out <dir>", "read datasets here instead of the config's output folder")
     .option("--version <dir|name>", "a version folder, or a version name under --out (default: the newest version)")
-    .addOption(new Option("--json", "print the matches as JSON").default(false))
+    .addOption(new Option("--json", "print the result as JSON: the message, the location and the versions with a site there, and each match with its whole record").default(false))
     .action(async (text: string | undefined, opts: { config?: string; repo?: string; out?: string; version?: string; json: boolean }) => {
       if ((text === undefined || text === "-") && process.stdin.isTTY) throw new PipelineError("E_USAGE", "no text to match", { hint: 'give it as an argument (error-catalog match "<message>") or pipe it on stdin' });
       const input = text === undefined || text === "-" ? await readAll(process.stdin) : text;
       if (panicMessage(input).trim() === "") throw new PipelineError("E_USAGE", "the text to match is empty", { hint: "paste the panic message, or the whole `thread '…' panicked at …:` block" });
-      const { envelopes } = await loadDataset({ configPath: opts.config, repo: opts.repo, out: opts.out, version: opts.version });
-      const matches = matchRecords(input, envelopes.map((e) => e.record));
-      process.stdout.write(opts.json ? `${JSON.stringify({ message: panicMessage(input), matches }, null, 2)}\n` : renderMatches(matches));
-      if (matches.length === 0) process.exitCode = 1;
+      // Note: the other versions are read only for a location: they say which versions have a site there.
+      const { versions, selected } = await loadVersions({ configPath: opts.config, repo: opts.repo, out: opts.out, version: opts.version }, panicLocation(input) !== null);
+      const result = matchPanic(input, versions, selected);
+      process.stdout.write(opts.json ? `${JSON.stringify(result, null, 2)}\n` : renderMatches(result));
+      if (result.matches.length === 0) process.exitCode = 1;
     });
 
   for (const command of [cli, ...cli.commands]) command.addHelpText("after", EXIT_HELP);

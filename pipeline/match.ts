@@ -1,39 +1,92 @@
 /**
  * From the text a user pasted to the catalogue records that explain it: strip what Rust's panic
- * hook prints around the message, test every record's `messagePattern`, rank the matches most
- * specific first. Pure matching, and one small loader that reads a dataset version from disk.
+ * hook prints around the message, read the location it names, test every record's
+ * `messagePattern` against the whole message, then look for the site at the location, the
+ * record an `unwrap()`'s error value names, and records the text is a fragment of; rank them.
+ * Pure: no I/O and no node modules, so that a browser can run it on a dataset it fetched
+ * (commands/match.ts reads datasets from disk for the CLI).
  */
-import { stat } from "node:fs/promises";
-import path from "node:path";
-import { PipelineError } from "./errors.js";
-import { type OutputOptions, resolveOutput } from "./output.js";
-import type { CatalogRecord, Envelope } from "./schema-types.generated.js";
-import { readIndex, readVersion, repoDir } from "./write.js";
+import { anchored, patternParts } from "./message.js";
+import { STD_WORDS } from "./rules/index.js";
+import type { CatalogRecord, Envelope, Occurrence } from "./schema-types.generated.js";
+import type { MessagePart } from "./types.js";
 
-/** One record that matches the pasted text. */
+/** The records of one dataset version, as `matchPanic` reads them. */
+export interface DatasetVersion {
+  /** The version's name (`0002-2c06be351006`). */
+  readonly version: string;
+  readonly envelopes: readonly Envelope[];
+}
+
+/**
+ * How the text found a record, best first: `whole`, its pattern matches the whole message;
+ * `error`, the `Err` value an `unwrap()` printed names it (an error variant, or a string its
+ * pattern matches); `fragment`, the text is part of what the record prints (as a
+ * `#[should_panic(expected = "…")]` text is); `location`, only a site at the panic's location.
+ */
+export type MatchHow = "whole" | "error" | "fragment" | "location";
+
+/** One record that explains the pasted text. */
 export interface Match {
   readonly id: string;
-  /** The message as written in the source (`errorMessage`). */
-  readonly message: string;
-  readonly pattern: string;
+  readonly how: MatchHow;
+  /** True when one of the record's sites stands at the location the panic names (in any version). */
+  readonly atLocation: boolean;
+  /** The version the record is from: the one matched against, or an older one holding the site at the location. */
+  readonly version: string;
   /** Literal characters of the pattern: more means a more specific record. */
   readonly specificity: number;
-  readonly filePath: string;
-  readonly lineNumber: number;
-  readonly githubUrl: string;
+  /**
+   * For a fragment, how many characters of the text are the record's own literal text; for an
+   * error value, 2 when the variant is the record's error class, 1 when its message names it or
+   * its pattern matches the string; 0 otherwise.
+   */
+  readonly score: number;
+  /** The whole record, explanation fields included. */
+  readonly record: CatalogRecord;
+  /** The occurrence matched: the one at the location, else the record's first. */
+  readonly occurrence: Occurrence;
+}
+
+/** The location a panic's header names, as printed. */
+export interface PanicLocation {
+  readonly path: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+/** The location of the panic, read against the datasets. */
+export interface LocationMatch extends PanicLocation {
+  /** The files of the datasets the printed path stands for (its longest suffix that is one), usually one. */
+  readonly files: readonly string[];
+  /** The versions with a site in one of those files at that line, in the order given. */
+  readonly versions: readonly string[];
+}
+
+/** What `matchPanic` found. */
+export interface MatchResult {
+  /** The panic message inside the pasted text (`panicMessage`). */
+  readonly message: string;
+  /** The version matched against. */
+  readonly version: string | null;
+  readonly location: LocationMatch | null;
+  readonly matches: readonly Match[];
 }
 
 /** The default panic hook's header, since Rust 1.73: `thread 'main' panicked at src/lib.rs:3:5:` (1.87+ adds ` (<id>)` after the name). */
-const HEADER = /^thread '[^'\n]*'(?: \(\d+\))? panicked at [^\n]*:\d+:\d+:[ \t]*$/m;
+const HEADER = /^(?:thread '[^'\n]*'(?: \(\d+\))? )?panicked at ([^\n]*):(\d+):(\d+):[ \t]*$/m;
 /** Before Rust 1.73 the message stood inside the header: `thread 'main' panicked at 'msg', src/lib.rs:3:5`. */
-const OLD_HEADER = /^thread '[^'\n]*'(?: \(\d+\))? panicked at '([\s\S]*)', [^\n]*:\d+:\d+[ \t]*$/m;
+const OLD_HEADER = /^thread '[^'\n]*'(?: \(\d+\))? panicked at '([\s\S]*)', ([^\n]*):(\d+):(\d+)[ \t]*$/m;
 /** What the hook prints after the message: the backtrace hint, or the backtrace itself. */
 const TRAILER = /\n(?:note: run with `RUST_BACKTRACE=[^\n]*|note: Some details are omitted[^\n]*|stack backtrace:)[\s\S]*$/;
 
 /**
  * The panic message inside `text`: when it holds a `thread '…' panicked at …:` header, the text
- * after the first one, without the `note: run with RUST_BACKTRACE…` line or a backtrace that
- * follows; otherwise `text` itself. CRLF is read as LF; a final line break is dropped.
+ * after the first one, up to the line break before a `note: run with RUST_BACKTRACE…` line or a
+ * backtrace that follows; otherwise `text` itself. CRLF is read as LF; without such a trailer,
+ * a final line break is dropped (the one the hook prints after the message).
+ * Note: the hook prints the message, then a line break, then the note: a message of its own
+ *   ending with a line break keeps it when the note follows.
  */
 export function panicMessage(text: string): string {
   let message = text.replace(/\r\n/g, "\n");
@@ -41,12 +94,57 @@ export function panicMessage(text: string): string {
   const old = header === null ? OLD_HEADER.exec(message) : null;
   if (header !== null) message = message.slice(header.index + header[0].length).replace(/^\n/, "");
   else if (old !== null) message = old[1]!;
-  return message.replace(TRAILER, "").replace(/\n$/, "");
+  const trailer = TRAILER.exec(message);
+  return trailer !== null ? message.slice(0, trailer.index) : message.replace(/\n$/, "");
+}
+
+/** The location the first panic header in `text` names (either form), or null when there is none. */
+export function panicLocation(text: string): PanicLocation | null {
+  const unix = text.replace(/\r\n/g, "\n");
+  const header = HEADER.exec(unix);
+  const m = header ?? OLD_HEADER.exec(unix);
+  if (m === null) return null;
+  const [path, line, column] = header !== null ? [m[1]!, m[2]!, m[3]!] : [m[2]!, m[3]!, m[4]!];
+  return { path, line: Number(line), column: Number(column) };
+}
+
+/** A crate folder of cargo's registry, `burn-tensor-0.21.0`: the crate's name and a semver version. */
+const REGISTRY_CRATE = /^(.+)-\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]*)?$/;
+
+/**
+ * The files (repository paths) that a printed path stands for: those sharing with it the longest
+ * run of trailing path components, at least the file name. A printed path may be
+ * repository-relative (`crates/burn-tensor/src/x.rs`), absolute, under a git checkout
+ * (`~/.cargo/git/checkouts/burn-…/<rev>/crates/burn-tensor/src/x.rs`) or under cargo's registry
+ * (`…/index.crates.io-…/burn-tensor-0.21.0/src/x.rs`, where `burn-tensor-0.21.0` stands for a
+ * folder `burn-tensor`), with `/` or `\`. Returns them sorted; none when no file has that name.
+ *
+ * Note: a registry crate's folder in the repository is usually named as the crate
+ *   (`crates/burn-tensor/`); when it is not, the path inside the crate (`src/x.rs`) still
+ *   decides, and several files may then share the longest suffix.
+ */
+export function resolvePath(printed: string, files: Iterable<string>): string[] {
+  const want = printed.replace(/\\/g, "/").split("/").filter((c) => c !== "" && c !== ".");
+  let best = 0;
+  let found: string[] = [];
+  for (const file of new Set(files)) {
+    const have = file.split("/");
+    let k = 0;
+    while (k < want.length && k < have.length && sameComponent(want[want.length - 1 - k]!, have[have.length - 1 - k]!)) k++;
+    if (k === 0 || k < best) continue;
+    if (k > best) (best = k), (found = []);
+    found.push(file);
+  }
+  return found.sort();
+}
+
+function sameComponent(printed: string, file: string): boolean {
+  return printed === file || REGISTRY_CRATE.exec(printed)?.[1] === file;
 }
 
 /**
  * The number of literal characters in a pattern made by `composePattern`: escapes count as the
- * one character they stand for; `^`, groups, lookaheads, backreferences, `[\s\S]*?` holes and
+ * one character they stand for; groups, lookaheads, backreferences, `[\s\S]*?` holes and
  * `\s*` gaps count nothing. Never throws; on other regexes it is an estimate.
  */
 export function patternLiterals(pattern: string): number {
@@ -78,80 +176,227 @@ export function patternLiterals(pattern: string): number {
   return n;
 }
 
+/** The fewest literal characters a fragment must share with a record. */
+const MIN_FRAGMENT = 4;
+
 /**
- * The records whose pattern matches the panic message in `text` (see `panicMessage`), most
- * specific first (more literal characters), then by id. Records with an empty or invalid
- * pattern never match. Pure: compiles each pattern once per call.
+ * How much of `text` is the record's own literal text, when `text` is a part of what a message
+ * with these parts can print (a substring of some text the parts match): the most characters of
+ * `text` that literal characters of the parts account for, the rest falling in holes or gaps,
+ * and counting nothing for characters of `words` (std's text around the message, wherever it
+ * stands in a literal) or of an optional group. Returns -1 when `text` is not such a part. Time
+ * grows with the text times the parts' length.
+ *
+ * Note: computed as a walk of the parts' characters from any starting point, keeping at each
+ *   point the best count so far; an optional group is read as present, since nothing follows it.
  */
-export function matchRecords(text: string, records: readonly CatalogRecord[]): Match[] {
+export function fragmentScore(text: string, parts: readonly MessagePart[], words: readonly string[] = []): number {
+  const kinds: number[] = []; // 0: a literal code unit, 1: a gap, 2: a hole
+  const units: number[] = [];
+  const weights: number[] = [];
+  const flatten = (ps: readonly MessagePart[], weight: number) => {
+    for (const p of ps) {
+      if ("optional" in p) {
+        flatten(p.optional, 0);
+      } else if ("lit" in p) {
+        const own = new Array<number>(p.lit.length).fill(weight);
+        for (const w of words) for (let at = p.lit.indexOf(w); at >= 0 && w !== ""; at = p.lit.indexOf(w, at + 1)) own.fill(0, at, at + w.length);
+        for (let i = 0; i < p.lit.length; i++) kinds.push(0), units.push(p.lit.charCodeAt(i)), weights.push(own[i]!);
+      } else {
+        kinds.push("gap" in p ? 1 : 2), units.push(0), weights.push(0);
+      }
+    }
+  };
+  flatten(parts, 1);
+  const m = kinds.length;
+  let best = new Int32Array(m + 1); // starting anywhere, nothing read yet
+  let next = new Int32Array(m + 1);
+  for (let t = 0; t < text.length; t++) {
+    const c = text.charCodeAt(t);
+    const space = /\s/.test(text[t]!);
+    next.fill(-1);
+    let any = false;
+    for (let j = 0; j < m; j++) {
+      const b = best[j]!;
+      if (b < 0) continue;
+      const kind = kinds[j]!;
+      if (kind === 0) {
+        const v = b + weights[j]!;
+        if (units[j] === c && v > next[j + 1]!) (next[j + 1] = v), (any = true);
+      } else if ((kind === 2 || space) && b > next[j]!) (next[j] = b), (any = true);
+    }
+    if (!any) return -1;
+    // A gap or hole may also be left without reading more.
+    for (let j = 0; j < m; j++) if (kinds[j] !== 0 && next[j]! > next[j + 1]!) next[j + 1] = next[j]!;
+    [best, next] = [next, best];
+  }
+  let score = -1;
+  for (let j = 0; j <= m; j++) if (best[j]! > score) score = best[j]!;
+  return score;
+}
+
+/** The `Err` value that `Result::unwrap()` printed, and what names a record in it. */
+interface ErrorValue {
+  /** The variant its Debug form starts with (`TypeMismatch` of `TypeMismatch { … }`), or null. */
+  readonly variant: string | null;
+  /** The text of a string error (`"bad rank"` printed as Debug), or null. */
+  readonly text: string | null;
+}
+
+const UNWRAP_ERR = /^called `Result::unwrap\(\)` on an `Err` value: ([\s\S]*)$/;
+
+/** What an `unwrap()` on an `Err` printed in `message`, or null when it is not such a message. */
+export function errorValue(message: string): ErrorValue | null {
+  const m = UNWRAP_ERR.exec(message);
+  if (m === null) return null;
+  const debug = m[1]!.trim();
+  const variant = /^([A-Z][A-Za-z0-9_]*)\s*(?:[({]|$)/.exec(debug)?.[1] ?? null;
+  const str = /^"((?:[^"\\]|\\[\s\S])*)"$/.exec(debug);
+  return { variant, text: str === null ? null : unescapeDebug(str[1]!) };
+}
+
+/** A string's Debug escapes undone: `\"`, `\\`, `\n`, `\t`, `\r`, `\0`, `\'`, `\u{…}`. */
+function unescapeDebug(s: string): string {
+  const simple: Record<string, string> = { n: "\n", t: "\t", r: "\r", "0": "\0" };
+  return s.replace(/\\(u\{([0-9a-fA-F]{1,6})\}|[\s\S])/g, (_, e: string, code?: string) => (code !== undefined ? String.fromCodePoint(parseInt(code, 16)) : (simple[e] ?? e)));
+}
+
+/**
+ * How a record names `variant`: 2 when it is its error class (`TensorError::TypeMismatch`), 1 when
+ * its message holds it as a word (`TypeMismatch: …`), 0 when it does not.
+ * Note: a panic's `errorClass` is null (the schema says so today); records of returned errors will name their type there.
+ */
+function namesVariant(record: CatalogRecord, variant: string): number {
+  const errorClass: unknown = record.errorClass;
+  if (typeof errorClass === "string" && (errorClass === variant || errorClass.endsWith(`::${variant}`))) return 2;
+  return new RegExp(`(?<![A-Za-z0-9_])${variant}(?![A-Za-z0-9_])`).test(record.errorMessage) ? 1 : 0;
+}
+
+/** The rank of each way of matching, best first. */
+const RANK: Readonly<Record<MatchHow, number>> = { whole: 0, error: 1, fragment: 2, location: 3 };
+
+/**
+ * The records that explain the panic in `text` (a message, or a block with the hook's header),
+ * from the version named `selected` (default: the last of `versions`, which are in index order):
+ * - `whole`: the record's pattern, anchored at both ends, matches the whole message;
+ * - `error`: the message is an `unwrap()` on an `Err`, and the error's variant is the record's
+ *   error class or named in its message, or the error is a string its pattern matches;
+ * - `fragment`: the message is part of what the record prints, and more than half of it (and at
+ *   least 4 characters) is the record's own literal text (std's words around it count nothing);
+ * - `location`: a site of the record stands at the header's path and line, in any version (a
+ *   record only an older version has is taken from the newest version that has it).
+ * A record whose pattern has no literal text (it matches any message) is found only by its
+ * location. Ranked by how (in that order), then a site at the location first, then the higher
+ * score, then the more specific pattern (for fragments the less specific: less text around
+ * the fragment), and the id. Pure: compiles each pattern once per call;
+ * records with an invalid pattern are found only by their location.
+ */
+export function matchPanic(text: string, versions: readonly DatasetVersion[], selected: string | undefined = versions.at(-1)?.version): MatchResult {
   const message = panicMessage(text);
-  const matches: Match[] = [];
-  for (const r of records) {
-    if (r.messagePattern === "") continue;
-    let re: RegExp;
-    try {
-      re = new RegExp(r.messagePattern);
-    } catch {
-      continue;
+  const current = versions.find((v) => v.version === selected);
+  if (current === undefined) return { message, version: null, location: null, matches: [] };
+  const where = panicLocation(text);
+  const location = where === null ? null : locate(where, versions);
+  const atLocation = new Map<string, { version: string; occurrence: Occurrence; envelope: Envelope }>();
+  if (location !== null) {
+    for (const v of versions) {
+      for (const e of v.envelopes) {
+        const o = e.occurrences.find((x) => x.lineNumber === location.line && location.files.includes(x.filePath));
+        // The selected version's own site wins; otherwise the newest version holding it.
+        if (o !== undefined && atLocation.get(e.record.id)?.version !== selected) atLocation.set(e.record.id, { version: v.version, occurrence: o, envelope: e });
+      }
     }
-    if (!re.test(message)) continue;
-    matches.push({ id: r.id, message: r.errorMessage, pattern: r.messagePattern, specificity: patternLiterals(r.messagePattern), filePath: r.filePath, lineNumber: r.lineNumber, githubUrl: r.githubUrl });
   }
-  return matches.sort((a, b) => b.specificity - a.specificity || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const error = errorValue(message);
+  const matches: Match[] = [];
+  const seen = new Set<string>();
+  const consider = (envelope: Envelope, version: string) => {
+    const r = envelope.record;
+    if (seen.has(r.id)) return;
+    seen.add(r.id);
+    const here = atLocation.get(r.id);
+    const found = textMatch(message, r, error, here !== undefined);
+    if (found === null && here === undefined) return;
+    const specificity = patternLiterals(r.messagePattern);
+    const occurrence = here?.version === version ? here.occurrence : envelope.occurrences[0]!;
+    matches.push({ id: r.id, how: found?.how ?? "location", atLocation: here !== undefined, version, specificity, score: found?.score ?? 0, record: r, occurrence });
+  };
+  for (const e of current.envelopes) consider(e, current.version);
+  for (const [, here] of atLocation) consider(here.envelope, here.version);
+  // Note: of two fragments that cover as much of the text, the record with less text around it is the likelier.
+  const bySpecificity = (a: Match, b: Match) => (a.how === "fragment" ? a.specificity - b.specificity : b.specificity - a.specificity);
+  matches.sort((a, b) => RANK[a.how] - RANK[b.how] || Number(b.atLocation) - Number(a.atLocation) || b.score - a.score || bySpecificity(a, b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { message, version: current.version, location, matches };
 }
 
-/** Where to read a dataset from: a version folder, or the newest (or a named) version of a repo under an output folder. */
-export interface DatasetLocation extends OutputOptions {
-  /** A version folder (holding records.jsonl), or a version name under `<out>/<repo>/`. */
-  readonly version?: string;
+/** The files a location's path stands for in any version, and the versions with a site there. */
+function locate(where: PanicLocation, versions: readonly DatasetVersion[]): LocationMatch {
+  const files = resolvePath(
+    where.path,
+    versions.flatMap((v) => v.envelopes.flatMap((e) => e.occurrences.map((o) => o.filePath))),
+  );
+  const has = (v: DatasetVersion) => v.envelopes.some((e) => e.occurrences.some((o) => o.lineNumber === where.line && files.includes(o.filePath)));
+  return { ...where, files, versions: versions.filter(has).map((v) => v.version) };
 }
+
+/** How the message matches a record by its text, or null. */
+function textMatch(message: string, r: CatalogRecord, error: ErrorValue | null, here: boolean): { how: MatchHow; score: number } | null {
+  let re: RegExp;
+  try {
+    re = anchored(r.messagePattern);
+  } catch {
+    return null;
+  }
+  const literal = patternLiterals(r.messagePattern) > 0;
+  // Note: a pattern without literal text matches every message: only its place says anything.
+  if (!literal && !here) return null;
+  if (re.test(message)) return { how: "whole", score: 0 };
+  if (error !== null) {
+    const named = error.variant === null ? 0 : namesVariant(r, error.variant);
+    if (named > 0) return { how: "error", score: named };
+    if (error.text !== null && literal && re.test(error.text)) return { how: "error", score: 1 };
+  }
+  const parts = patternParts(r.messagePattern);
+  if (parts === null || message.length < MIN_FRAGMENT) return null;
+  const need = Math.max(MIN_FRAGMENT, Math.floor(message.length / 2) + 1);
+  if (patternLiterals(r.messagePattern) < need) return null;
+  const score = fragmentScore(message, parts, STD_WORDS);
+  return score >= need ? { how: "fragment", score } : null;
+}
+
+/** The most records `renderMatches` lists; `--json` lists them all. */
+const SHOWN = 20;
+
+const HOW_TEXT: Readonly<Record<MatchHow, string>> = {
+  whole: "the whole message",
+  error: "the error value",
+  fragment: "a fragment of the message",
+  location: "the location only",
+};
 
 /**
- * Reads the envelopes of one dataset version. Effects: reads config.json (only when needed,
- * `resolveOutput`) and the version's files. Throws E_INPUT when the dataset is not there,
- * E_CONFIG when the config is needed and invalid.
+ * The result as text for a terminal: the location and the versions with a site there, then one
+ * block per record (id and message, how it matched, location, URL), best first, at most 20.
+ * Fragments are listed only when nothing matched better; otherwise a line counts them.
  */
-export async function loadDataset(where: DatasetLocation): Promise<{ dir: string; envelopes: Envelope[] }> {
-  let dir: string;
-  if (where.version !== undefined && (await isDir(path.resolve(where.version))) && (await isFile(path.join(path.resolve(where.version), "records.jsonl")))) {
-    dir = path.resolve(where.version);
-  } else {
-    const { outDir, repo } = await resolveOutput(where);
-    const index = await readIndex(outDir, repo);
-    const entry = where.version === undefined ? index.versions.at(-1) : index.versions.find((v) => v.version === where.version);
-    if (entry === undefined) {
-      const what = where.version === undefined ? `no dataset version of ${repo}` : `no version ${JSON.stringify(where.version)} of ${repo}`;
-      throw new PipelineError("E_INPUT", `${what} under ${outDir}`, { hint: "run `error-catalog run` first, or pass --out/--repo/--version to point at a dataset" });
-    }
-    dir = path.join(repoDir(outDir, repo), entry.version);
+export function renderMatches(result: MatchResult): string {
+  let out = "";
+  const loc = result.location;
+  if (loc !== null) {
+    const files = loc.files.length === 0 ? "no file of the dataset" : loc.files.join(", ");
+    const versions = loc.versions.length === 0 ? "no version has a site there" : `a site there in ${loc.versions.join(", ")}`;
+    out += `panicked at ${loc.path}:${loc.line}:${loc.column} → ${files}; ${versions}\n`;
   }
-  try {
-    const dataset = await readVersion(dir);
-    return { dir, envelopes: [...dataset.envelopes] };
-  } catch (error) {
-    throw new PipelineError("E_INPUT", `could not read the dataset in ${dir}: ${(error as Error).message}`, { hint: "point --version at a folder holding manifest.json and records.jsonl" });
+  const better = result.matches.filter((m) => m.how !== "fragment");
+  const matches = better.length > 0 ? better : result.matches;
+  const fragments = result.matches.length - matches.length;
+  if (matches.length === 0) return `${out}no record matches this message\n`;
+  out += `${matches.length} record${matches.length === 1 ? "" : "s"} match${matches.length === 1 ? "es" : ""}, best first:\n`;
+  for (const m of matches.slice(0, SHOWN)) {
+    const how = `${HOW_TEXT[m.how]}${m.atLocation ? ", a site at the panic's location" : ""}${m.version === result.version ? "" : ` (in ${m.version})`}`;
+    out += `\n${m.id}  ${m.record.errorMessage.replace(/\n/g, "\n" + " ".repeat(18))}\n  matched: ${how}\n  at ${m.occurrence.filePath}:${m.occurrence.lineNumber}\n  ${m.occurrence.githubUrl}\n`;
   }
-}
-
-async function isDir(p: string): Promise<boolean> {
-  return (await stat(p).catch(() => null))?.isDirectory() ?? false;
-}
-
-async function isFile(p: string): Promise<boolean> {
-  return (await stat(p).catch(() => null))?.isFile() ?? false;
-}
-
-/** The matches as text for a terminal: one block per record (id and message, location, URL), most specific first. */
-export function renderMatches(matches: readonly Match[]): string {
-  if (matches.length === 0) return "no record matches this message\n";
-  const head = `${matches.length} record${matches.length === 1 ? "" : "s"} match${matches.length === 1 ? "es" : ""}, most specific first:\n`;
-  const blocks = matches.map((m) => `\n${m.id}  ${m.message.replace(/\n/g, "\n" + " ".repeat(18))}\n  at ${m.filePath}:${m.lineNumber}\n  ${m.githubUrl}\n`);
-  return head + blocks.join("");
-}
-
-/** Reads all of a stream as UTF-8 text (the CLI passes stdin). */
-export async function readAll(stream: AsyncIterable<Buffer | string>): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString("utf8");
+  if (matches.length > SHOWN) out += `\n… and ${matches.length - SHOWN} more (--json lists them all)\n`;
+  if (fragments > 0) out += `\n${fragments} more record${fragments === 1 ? " prints" : "s print"} this text inside a longer message (--json lists ${fragments === 1 ? "it" : "them"})\n`;
+  return out;
 }

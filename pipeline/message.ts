@@ -295,29 +295,49 @@ function parseArgument(cs: readonly string[], start: number): { name: string; en
 
 /**
  * Turns format pieces into what the user sees: text becomes literal text, each argument a hole.
- * Returns parts with adjacent literals merged, empty literals dropped and adjacent holes
- * collapsed into one. Never mutates its input.
+ * Returns normalized parts (`normalizeParts`). Never mutates its input.
  */
 export function runtimeParts(pieces: readonly FormatPiece[]): MessagePart[] {
   return normalizeParts(pieces.map((p): MessagePart => ("text" in p ? { lit: p.text } : { wild: true })));
 }
 
-/** Merges adjacent literals, drops empty ones and collapses adjacent holes. */
-function normalizeParts(parts: readonly MessagePart[]): MessagePart[] {
+/**
+ * The one spelling of a runtime message's parts, which the pattern and the record id are made
+ * from: adjacent literals merged, empty literals dropped, adjacent holes collapsed, a gap beside a
+ * hole or another gap dropped, an optional group after a hole (which already allows it) dropped.
+ * An optional group that is not last, or holds more than literal text, gaps and a final hole,
+ * becomes a hole: a hole matches whatever it would print, and keeps the pattern linear.
+ * Never mutates its input.
+ */
+export function normalizeParts(parts: readonly MessagePart[]): MessagePart[] {
+  const kept = parts.filter((p) => !("lit" in p) || p.lit !== "");
   const out: MessagePart[] = [];
-  for (const part of parts) {
-    const last = out[out.length - 1];
+  const hole = () => {
+    if (out.at(-1) !== undefined && "gap" in out.at(-1)!) out.pop();
+    if (out.at(-1) === undefined || !("wild" in out.at(-1)!)) out.push({ wild: true });
+  };
+  kept.forEach((part, i) => {
+    const last = out.at(-1);
     if ("lit" in part) {
-      if (part.lit === "") continue;
       if (last !== undefined && "lit" in last) out[out.length - 1] = { lit: last.lit + part.lit };
       else out.push({ lit: part.lit });
-    } else if ("gap" in part || "eol" in part) {
-      out.push(part);
-    } else if (last === undefined || !("wild" in last)) {
-      out.push({ wild: true });
+    } else if ("wild" in part) {
+      hole();
+    } else if ("gap" in part) {
+      if (last === undefined || !("wild" in last || "gap" in last)) out.push({ gap: true });
+    } else {
+      const inner = normalizeParts(part.optional);
+      if (inner.length === 0) return;
+      if (i !== kept.length - 1 || !isSimpleTail(inner)) return hole();
+      if (last === undefined || !("wild" in last)) out.push({ optional: inner });
     }
-  }
+  });
   return out;
+}
+
+/** Normalized parts an optional group may hold: literal text and gaps, then at most one hole. */
+function isSimpleTail(parts: readonly MessagePart[]): boolean {
+  return parts.length > 0 && "lit" in parts[0]! && parts.every((p, i) => "lit" in p || "gap" in p || ("wild" in p && i === parts.length - 1));
 }
 
 /**
@@ -346,60 +366,157 @@ const ESCAPED = /[\\^$.|?*+()[\]{}/\x00-\x1f\x7f-\x9f\u2028\u2029]|[\ud800-\udbf
 
 const hex = (code: number, width: number): string => code.toString(16).toUpperCase().padStart(width, "0");
 
+/** A hole: any text, newlines included; lazy where the text after it must end the message. */
+const HOLE = "[\\s\\S]*";
+const LAZY_HOLE = "[\\s\\S]*?";
+/** A gap: any white space, or none. */
+const GAP = "\\s*";
+
+/** Literal text and gaps (and a final hole), as regex source. */
+function runSource(parts: readonly MessagePart[]): string {
+  return parts.map((p) => ("lit" in p ? escapeLiteral(p.lit) : "gap" in p ? GAP : HOLE)).join("");
+}
+
 /**
- * Composes the JavaScript regex source that matches a runtime message, to be used unanchored
- * and without flags (`new RegExp(p).test(userText)`); it means the same with the `u` flag.
- * A hole matches any text, newlines included. Returns `""` (matches anything) when there is no
- * literal text, the escaped literal alone when there is one literal, and otherwise
- * `^(?=([\s\S]*?L1))\1(?=([\s\S]*?L2))\2…`: each literal is found at its earliest occurrence
- * after the previous one and never reconsidered. Never mutates its input.
+ * Composes the JavaScript regex source that matches the whole of a runtime message, to be used
+ * anchored at both ends and without flags: `new RegExp('^(?:' + p + ')$').test(message)`; it
+ * means the same with the `u` flag. A hole matches any text, newlines included; a gap any white
+ * space. Parts without holes give the escaped text alone (`Tensor rank must be at least one\.`).
+ * Otherwise, with `L1 … Ln` the runs of text between holes: a run that starts the message is
+ * written as is, every run after a hole but the last as `(?=([\s\S]*?Lk))\k`, found at its
+ * earliest occurrence and never reconsidered; the last run, when it ends the message, as
+ * `[\s\S]*?Ln` before the anchor (and the optional group, `(?:: [\s\S]*)?`, after it); a final
+ * hole as `[\s\S]*`. No literal at all gives `[\s\S]*`, and no part at all `""` (the empty message).
+ * Never mutates its input.
  *
- * Note: committing to the earliest occurrence is exact, because only holes and literals follow:
+ * Note: committing to the earliest occurrence is exact, because a hole follows each such run:
  *   whatever matches after a later occurrence also matches after the earliest one. A lookahead
  *   is atomic in JavaScript, and the backreference then consumes exactly what it captured, so a
- *   failed search never re-scans alternatives.
- * Note: the first literal is reached the same way from `^` instead of being left to the
- *   unanchored search: with `L1(?=…)` the engine retries from every later occurrence of L1
- *   and each retry re-scans to the end, which is quadratic (measured: 0.6 s on 100 KB, with
- *   two-char literals). The `^…` form fails once, in one linear pass. It means the same as
- *   an unanchored search, since the leading `[\s\S]*?` allows any text before.
- * Note: a leading and a trailing hole are dropped: the search is unanchored at both ends, and
- *   a trailing `[\s\S]*` would only make `test()` walk to the end of the input for nothing.
- * Note: an end part becomes `(?![^\r\n])` after the literal before it: a line break or the end
- *   of the text must follow, so `assertion failed: x > 0` does not match `… x > 0 && y`.
- * Note: the groups are numbered, so a pattern is meant to be used on its own, not spliced
- *   into a larger regex. The literal goes inside its lookahead, so no digit ever follows a
+ *   failed search never re-scans alternatives. Only the last run is searched with backtracking,
+ *   once, from where the run before it ended: its candidates are tried in one pass, each
+ *   checked against the end (or the optional group, which either follows or not): time grows
+ *   with the text times the run's length, never with a power of the text.
+ * Note: a first run with gaps (an `assert!` condition) is made atomic too, `(?=(L1))\1`, so that
+ *   a failure later never tries its white space another way.
+ * Note: without the anchors a pattern with holes would be retried from every position (slow on
+ *   a long text that fails); it is meant to be anchored, as `matchPanic` uses it.
+ * Note: the groups are numbered, so a pattern is meant to be used on its own (the `(?:…)` of the
+ *   anchoring adds none). The literal goes inside its lookahead, so no digit ever follows a
  *   backreference (`\1` then `0` would read as `\10`).
  */
 export function composePattern(parts: readonly MessagePart[]): string {
-  // Each run of text between holes becomes one unit: its literals escaped, its gaps `\s*`.
-  const units: string[] = [];
-  let unit = "";
-  let hasText = false;
-  const close = () => {
-    if (hasText) units.push(unit);
-    unit = "";
-    hasText = false;
-  };
-  for (const part of parts) {
-    if ("wild" in part) close();
-    else if ("gap" in part) unit += unit.endsWith("\\s*") ? "" : "\\s*";
-    else if ("eol" in part) unit += hasText ? "(?![^\\r\\n])" : "";
-    else if (part.lit !== "") (unit += escapeLiteral(part.lit)), (hasText = true);
+  const norm = normalizeParts(parts);
+  const end = norm.at(-1);
+  const tail = end !== undefined && "optional" in end ? `(?:${runSource(end.optional)})?` : "";
+  const body = tail === "" ? norm : norm.slice(0, -1);
+  const runs: { source: string; gapped: boolean }[] = [];
+  let leading = false;
+  let trailing = false;
+  let run: { source: string; gapped: boolean } | null = null;
+  for (const part of body) {
+    if ("wild" in part) {
+      if (run !== null) runs.push(run);
+      else if (runs.length === 0) leading = true;
+      run = null;
+      trailing = true;
+      continue;
+    }
+    trailing = false;
+    run ??= { source: "", gapped: false };
+    run.source += runSource([part]);
+    if ("gap" in part) run.gapped = true;
   }
-  close();
-  if (units.length === 0) return "";
-  if (units.length === 1) return units[0]!;
-  return "^" + units.map((u, k) => `(?=([\\s\\S]*?${u}))\\${k + 1}`).join("");
+  if (run !== null) runs.push(run);
+  if (runs.length === 0) return (leading ? HOLE : "") + tail;
+  let out = "";
+  let group = 0;
+  runs.forEach((r, k) => {
+    const afterHole = k > 0 || leading;
+    const last = k === runs.length - 1 && !trailing;
+    if (!afterHole) out += last || !r.gapped ? r.source : `(?=(${r.source}))\\${++group}`;
+    else if (last) out += LAZY_HOLE + r.source;
+    else out += `(?=(${LAZY_HOLE}${r.source}))\\${++group}`;
+  });
+  return out + (trailing ? HOLE : "") + tail;
+}
+
+/** The regex that tests a whole message against a record's pattern (`composePattern`). */
+export function anchored(pattern: string, flags = ""): RegExp {
+  return new RegExp(`^(?:${pattern})$`, flags);
+}
+
+/**
+ * Reads back the parts of a pattern that `composePattern` wrote: literal text, holes, gaps and a
+ * final optional group, normalized. Returns null for any other regex (an older dataset's
+ * pattern, a hand-written one). Pure; never throws.
+ */
+export function patternParts(pattern: string): MessagePart[] | null {
+  const top: MessagePart[] = [];
+  let parts = top;
+  let inRun = false;
+  let i = 0;
+  const at = (s: string) => pattern.startsWith(s, i);
+  while (i < pattern.length) {
+    if (at("(?=(" + LAZY_HOLE) && !inRun && parts === top) {
+      parts.push({ wild: true });
+      (inRun = true), (i += 4 + LAZY_HOLE.length);
+    } else if (at("(?=(") && !inRun && parts === top) {
+      (inRun = true), (i += 4);
+    } else if (inRun && /^\)\)\\[1-9][0-9]*/.test(pattern.slice(i, i + 12))) {
+      inRun = false;
+      i += /^\)\)\\[0-9]+/.exec(pattern.slice(i, i + 12))![0].length;
+    } else if (at(LAZY_HOLE)) {
+      parts.push({ wild: true }), (i += LAZY_HOLE.length);
+    } else if (at(HOLE)) {
+      parts.push({ wild: true }), (i += HOLE.length);
+    } else if (at(GAP)) {
+      parts.push({ gap: true }), (i += GAP.length);
+    } else if (at("(?:") && !inRun && parts === top) {
+      (parts = []), (i += 3);
+    } else if (at(")?") && parts !== top && i + 2 === pattern.length) {
+      top.push({ optional: parts });
+      (parts = top), (i += 2);
+    } else {
+      const lit = literalAt(pattern, i);
+      if (lit === null) return null;
+      parts.push({ lit: lit.text });
+      i = lit.end;
+    }
+  }
+  return inRun || parts !== top ? null : normalizeParts(top);
+}
+
+/** The literal character (as `escapeLiteral` writes it) at `i`, or null when it is regex syntax. */
+function literalAt(pattern: string, i: number): { text: string; end: number } | null {
+  const c = pattern[i]!;
+  if (c !== "\\") return "^$.|?*+()[]{}/".includes(c) ? null : { text: c, end: i + 1 };
+  const e = pattern[i + 1] ?? "";
+  if (e !== "" && "\\^$.|?*+()[]{}/".includes(e)) return { text: e, end: i + 2 };
+  const simple: Record<string, string> = { n: "\n", t: "\t", r: "\r" };
+  if (simple[e] !== undefined) return { text: simple[e]!, end: i + 2 };
+  const code = e === "x" ? /^[0-9A-F]{2}$/.exec(pattern.slice(i + 2, i + 4)) : e === "u" ? /^[0-9A-F]{4}$/.exec(pattern.slice(i + 2, i + 6)) : null;
+  return code === null ? null : { text: String.fromCharCode(parseInt(code[0], 16)), end: i + 2 + code[0].length };
+}
+
+/**
+ * What identifies a runtime message, however a regex spells it: its normalized parts as JSON,
+ * literal text as a string, a hole as `0`, a gap as `1`, an optional group as an array of its
+ * own. Two lists of parts give the same key exactly when they normalize to the same parts, and
+ * so the same pattern. `["internal error: entered unreachable code: State ",0," cannot follow"]`.
+ */
+export function messageKey(parts: readonly MessagePart[]): string {
+  const encode = (ps: readonly MessagePart[]): unknown[] => ps.map((p) => ("lit" in p ? p.lit : "wild" in p ? 0 : "gap" in p ? 1 : encode(p.optional)));
+  return JSON.stringify(encode(normalizeParts(parts)));
 }
 
 /**
  * Returns how specific a message is: the number of literal characters (code points) in its
- * parts, used to rank the records that match one text, most specific first.
+ * parts, an optional group's included, used to rank the records that match one text, most
+ * specific first.
  */
 export function patternSpecificity(parts: readonly MessagePart[]): number {
   let n = 0;
-  for (const p of parts) if ("lit" in p) n += Array.from(p.lit).length;
+  for (const p of parts) n += "lit" in p ? Array.from(p.lit).length : "optional" in p ? patternSpecificity(p.optional) : 0;
   return n;
 }
 

@@ -6,10 +6,12 @@
 
 /**
  * A piece of a runtime message: literal text, a hole filled in at run time (any text, newlines
- * included), a gap where rustc's pretty printer may or may not put white space, or the end of
- * the message (a line break or the end of the text must follow).
+ * included), a gap where rustc's pretty printer may or may not put white space, or parts that
+ * may be absent (`: <Debug>` after an `.expect` message: a `Result` prints it, an `Option` does
+ * not). `composePattern` reads an optional group as such only as the last part, holding literal
+ * text and at most a final hole; anywhere else, or holding more, it reads it as a hole.
  */
-export type MessagePart = { readonly lit: string } | { readonly wild: true } | { readonly gap: true } | { readonly eol: true };
+export type MessagePart = { readonly lit: string } | { readonly wild: true } | { readonly gap: true } | { readonly optional: readonly MessagePart[] };
 
 import type { SiteContext, SiteFacts, SiteKind, SkipReason } from "./schema-types.generated.js";
 

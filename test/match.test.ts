@@ -1,6 +1,7 @@
 /**
- * `error-catalog match`: the panic message inside a pasted block, pattern specificity, ranking,
- * and one end-to-end run of the CLI on a dataset written to a temp dir.
+ * `error-catalog match`: the panic message and location inside a pasted block, paths as cargo
+ * prints them, fragments, error values, ranking, versions, and one end-to-end run of the CLI on
+ * datasets written to a temp dir. Expectations are written by hand.
  */
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -8,16 +9,19 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { buildEnvelopes, groupSites } from "../pipeline/build.js";
+import { loadVersions } from "../pipeline/commands/match.js";
 import { extractFile } from "../pipeline/extract.js";
-import { loadDataset, matchRecords, panicMessage, patternLiterals } from "../pipeline/match.js";
+import { errorValue, fragmentScore, matchPanic, panicLocation, panicMessage, patternLiterals, renderMatches, resolvePath, type DatasetVersion } from "../pipeline/match.js";
 import { composePattern, patternSpecificity } from "../pipeline/message.js";
 import { packageRoot } from "../pipeline/paths.js";
-import type { CatalogRecord, Envelope, Manifest } from "../pipeline/schema-types.generated.js";
+import type { CatalogRecord, Envelope, Manifest, Occurrence } from "../pipeline/schema-types.generated.js";
 import type { MessagePart } from "../pipeline/types.js";
 import { jsonlParts, writeVersion } from "../pipeline/write.js";
 import { fixture, tempDir } from "./helpers/git.js";
 
 const NOTE = "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace";
+const W: MessagePart = { wild: true };
+const L = (lit: string): MessagePart => ({ lit });
 
 describe("panicMessage", () => {
   it("takes the message out of the default hook's block (rustc 1.87+ with a thread id)", () => {
@@ -30,54 +34,213 @@ describe("panicMessage", () => {
     assert.equal(panicMessage(block), "assertion `left == right` failed\n  left: 1\n right: 2");
   });
 
-  it("reads the pre-1.73 form, CRLF, and text around the block", () => {
+  it("keeps a message's own final line break when the note follows it", () => {
+    assert.equal(panicMessage(`thread 'main' panicked at a.rs:1:1:\nends here\n\n${NOTE}\n`), "ends here\n");
+    assert.equal(panicMessage(`thread 'main' panicked at a.rs:1:1:\nends here\n`), "ends here");
+  });
+
+  it("reads the pre-1.73 form, CRLF, a header without the thread, and text around the block", () => {
     assert.equal(panicMessage("thread 'main' panicked at 'bad value 3', src/main.rs:2:5\r\nnote: run with `RUST_BACKTRACE=1`\r\n"), "bad value 3");
     assert.equal(panicMessage(`running 1 test\n---- t stdout ----\nthread 't' panicked at a.rs:1:1:\nboom here\n${NOTE}\n\nfailures:\n`), "boom here");
+    assert.equal(panicMessage("panicked at src/x.rs:9:1:\nboom"), "boom");
     assert.equal(panicMessage("just the message\n"), "just the message");
+  });
+});
+
+describe("panicLocation", () => {
+  it("reads the path, line and column of the first header", () => {
+    assert.deepEqual(panicLocation(`thread 'main' (7) panicked at crates/burn-tensor/src/tensor/api/base.rs:120:9:\nm\n`), { path: "crates/burn-tensor/src/tensor/api/base.rs", line: 120, column: 9 });
+    assert.deepEqual(panicLocation("thread 'main' panicked at 'bad, really', src/main.rs:2:5\n"), { path: "src/main.rs", line: 2, column: 5 });
+    assert.deepEqual(panicLocation("thread 'main' panicked at C:\\Users\\me\\burn\\src\\lib.rs:3:4:\nm"), { path: "C:\\Users\\me\\burn\\src\\lib.rs", line: 3, column: 4 });
+    assert.equal(panicLocation("Tensor rank must be at least one."), null);
+  });
+});
+
+describe("resolvePath", () => {
+  const files = ["crates/burn-tensor/src/tensor/api/check.rs", "crates/burn-tensor/src/lib.rs", "crates/burn-core/src/lib.rs", "crates/burn-core/src/module/param.rs", "crates/burn-ndarray/src/tensor/api/check.rs"];
+
+  it("maps repository-relative, absolute and git checkout paths to the file they end with", () => {
+    assert.deepEqual(resolvePath("crates/burn-core/src/module/param.rs", files), ["crates/burn-core/src/module/param.rs"]);
+    assert.deepEqual(resolvePath("/home/me/burn/crates/burn-tensor/src/lib.rs", files), ["crates/burn-tensor/src/lib.rs"]);
+    assert.deepEqual(resolvePath("/home/me/.cargo/git/checkouts/burn-178c6829a5e44c7d/2c06be3/crates/burn-core/src/lib.rs", files), ["crates/burn-core/src/lib.rs"]);
+    assert.deepEqual(resolvePath("C:\\src\\burn\\crates\\burn-core\\src\\lib.rs", files), ["crates/burn-core/src/lib.rs"]);
+  });
+
+  it("reads a registry crate's folder `name-x.y.z` as the crate's folder", () => {
+    const registry = "/home/me/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/burn-tensor-0.21.0/src/tensor/api/check.rs";
+    assert.deepEqual(resolvePath(registry, files), ["crates/burn-tensor/src/tensor/api/check.rs"]);
+    assert.deepEqual(resolvePath("/r/burn-core-0.22.0-pre.2/src/lib.rs", files), ["crates/burn-core/src/lib.rs"]);
+  });
+
+  it("gives every file sharing the longest suffix, and none when no file has the name", () => {
+    assert.deepEqual(resolvePath("src/tensor/api/check.rs", files), ["crates/burn-ndarray/src/tensor/api/check.rs", "crates/burn-tensor/src/tensor/api/check.rs"]);
+    assert.deepEqual(resolvePath("/elsewhere/src/lib.rs", files), ["crates/burn-core/src/lib.rs", "crates/burn-tensor/src/lib.rs"]);
+    assert.deepEqual(resolvePath("/rustc/59807616e/library/core/src/option.rs", files), []);
   });
 });
 
 describe("patternLiterals", () => {
   it("counts the literal characters of composed patterns as patternSpecificity counts their parts", () => {
     const cases: MessagePart[][] = [
-      [{ lit: "Autodiff should not wrap an autodiff device." }],
-      [{ lit: "bad " }, { wild: true }, { lit: " and (x) [y] {z} 1+1=2? a|b ^$ \\ / é 🦀" }],
-      [{ lit: "assertion failed: " }, { lit: "v" }, { gap: true }, { lit: "." }, { gap: true }, { lit: "len" }, { gap: true }, { lit: "()" }],
-      [{ wild: true }, { lit: "tab\tnl\ncr\r ctrl\u0001 sep\u2028" }, { wild: true }, { lit: "x10" }, { wild: true }, { lit: "0" }],
+      [L("Autodiff should not wrap an autodiff device.")],
+      [L("bad "), W, L(" and (x) [y] {z} 1+1=2? a|b ^$ \\ / é 🦀")],
+      [L("assertion failed: "), L("v"), { gap: true }, L("."), { gap: true }, L("len"), { gap: true }, L("()")],
+      [W, L("tab\tnl\ncr\r ctrl\u0001 sep\u2028"), W, L("x10"), W, L("0")],
+      [L("could not open"), { optional: [L(": "), W] }],
     ];
     for (const parts of cases) assert.equal(patternLiterals(composePattern(parts)), patternSpecificity(parts), composePattern(parts));
   });
 
   it("counts a hand-checked pattern", () => {
-    // `Rank ` (5) + ` is above ` (10) + `.` (1): the lookaheads, groups and backreferences count nothing.
-    assert.equal(patternLiterals("^(?=([\\s\\S]*?Rank ))\\1(?=([\\s\\S]*? is above ))\\2(?=([\\s\\S]*?\\.))\\3"), 16);
+    // `Rank ` (5) + ` is above ` (10) + `.` (1): the lookaheads, groups, backreferences and holes count nothing.
+    assert.equal(patternLiterals("Rank (?=([\\s\\S]*? is above ))\\1[\\s\\S]*?\\."), 16);
   });
 });
 
-/** A record with just what matching reads. */
-function record(id: string, errorMessage: string, parts: MessagePart[]): CatalogRecord {
-  return { id, errorMessage, messagePattern: composePattern(parts), filePath: `src/${id}.rs`, lineNumber: 1, githubUrl: `https://example.com/${id}` } as CatalogRecord;
-}
+describe("fragmentScore", () => {
+  const parts = [L("Index "), W, L(" out of bounds for dim "), W];
 
-describe("matchRecords", () => {
-  const records = [
-    record("aaaa000000000001", "Autodiff should not wrap an autodiff device.", [{ lit: "Autodiff should not wrap an autodiff device." }]),
-    record("aaaa000000000002", "Autodiff should not wrap an autodiff device.", [{ lit: "internal error: entered unreachable code: Autodiff should not wrap an autodiff device." }]),
-    record("aaaa000000000003", "Rank {} is above {}", [{ lit: "Rank " }, { wild: true }, { lit: " is above " }, { wild: true }]),
-    { ...record("aaaa000000000004", "broken", [{ lit: "x" }]), messagePattern: "(" },
-  ];
-
-  it("ranks the matches most specific first", () => {
-    const found = matchRecords(`thread 'main' (7) panicked at a.rs:1:1:\ninternal error: entered unreachable code: Autodiff should not wrap an autodiff device.\n${NOTE}`, records);
-    assert.deepEqual(found.map((m) => m.id), ["aaaa000000000002", "aaaa000000000001"]);
-    assert.ok(found[0]!.specificity > found[1]!.specificity);
-    assert.equal(found[0]!.githubUrl, "https://example.com/aaaa000000000002");
+  it("counts the characters of the text that are literal text", () => {
+    assert.equal(fragmentScore("out of bounds", parts), 13);
+    // `Index ` (6) and ` out of bounds` (14) are literal, `5` falls in the hole.
+    assert.equal(fragmentScore("Index 5 out of bounds", parts), 20);
+    assert.equal(fragmentScore("bounds for dim 3 and more", parts), 15);
   });
 
-  it("fills holes with any text, newlines included, and skips invalid patterns", () => {
-    assert.deepEqual(matchRecords("Rank [\n  7\n] is above 4", records).map((m) => m.id), ["aaaa000000000003"]);
-    assert.deepEqual(matchRecords("Rank 7 is below 4", records), []);
-    assert.deepEqual(matchRecords("x", records), []);
+  it("lets a hole print any part of the text, and gives -1 when no message the parts print holds the text", () => {
+    // The first hole may print `… Index`: then ` out of bounds` (14) is literal.
+    assert.equal(fragmentScore("Index out of bounds", parts), 14);
+    // The last hole may print anything: 0 literal characters, but a part of a message.
+    assert.equal(fragmentScore("no such words", parts), 0);
+    assert.equal(fragmentScore("out of range", [L("Value out of range for u8")]), 12);
+    assert.equal(fragmentScore("out of rage", [L("Value out of range for u8")]), -1);
+  });
+
+  it("counts nothing for std's words and the optional group", () => {
+    const unreachable = [L("internal error: entered unreachable code: Autodiff should not wrap")];
+    assert.equal(fragmentScore("internal error: entered unreachable code", unreachable, ["internal error: entered unreachable code: "]), 0);
+    assert.equal(fragmentScore("code: Autodiff", unreachable, ["internal error: entered unreachable code: "]), 8);
+    assert.equal(fragmentScore("open: x", [L("could not open"), { optional: [L(": "), W] }]), 4);
+  });
+
+  it("lets any white space stand in a gap", () => {
+    assert.equal(fragmentScore("x  >\n0", [L("x"), { gap: true }, L(">"), { gap: true }, L("0")]), 3);
+  });
+});
+
+describe("errorValue", () => {
+  it("reads the variant or the string of an unwrap()'s Err value", () => {
+    assert.deepEqual(errorValue("called `Result::unwrap()` on an `Err` value: TypeMismatch { expected: F32, found: I64 }"), { variant: "TypeMismatch", text: null });
+    assert.deepEqual(errorValue("called `Result::unwrap()` on an `Err` value: Io(Os { code: 2, kind: NotFound })"), { variant: "Io", text: null });
+    assert.deepEqual(errorValue("called `Result::unwrap()` on an `Err` value: Missing"), { variant: "Missing", text: null });
+    assert.deepEqual(errorValue('called `Result::unwrap()` on an `Err` value: "bad rank 3 \\"x\\"\\nnext \\u{e9}"'), { variant: null, text: 'bad rank 3 "x"\nnext é' });
+    assert.equal(errorValue("called `Option::unwrap()` on a `None` value"), null);
+    assert.equal(errorValue("TypeMismatch { expected: F32 }"), null);
+  });
+});
+
+/** An envelope with what matching reads (and a field of the explanation, to see it come through). */
+function envelope(id: string, errorMessage: string, parts: MessagePart[], sites: [string, number][], extra: Partial<CatalogRecord> = {}): Envelope {
+  const occurrences: Occurrence[] = sites.map(([filePath, lineNumber]) => ({ filePath, lineNumber, githubUrl: `https://example.com/${filePath}#L${lineNumber}`, kind: "panic", context: "library" }));
+  const record = { id, errorMessage, messagePattern: composePattern(parts), filePath: sites[0]![0], lineNumber: sites[0]![1], githubUrl: `https://example.com/${id}`, documentation: `Docs of ${id}.`, errorClass: null, ...extra } as CatalogRecord;
+  return { record, occurrences, datasetVersion: "2026-01-01T00:00:00.000Z" };
+}
+
+const ids = (r: { matches: readonly { id: string }[] }) => r.matches.map((m) => m.id);
+
+describe("matchPanic", () => {
+  const tensor = "crates/burn-tensor/src/tensor/api/base.rs";
+  const envelopes = [
+    envelope("a000000000000001", "Index out of bounds", [L("Index out of bounds")], [[tensor, 40]]),
+    envelope("a000000000000002", "Index out of bounds", [L("internal error: entered unreachable code: Index out of bounds")], [[tensor, 52]]),
+    envelope("a000000000000003", "Rank {} is above {}", [L("Rank "), W, L(" is above "), W], [[tensor, 60], ["crates/burn-core/src/lib.rs", 9]]),
+    envelope("a000000000000004", "explicit panic", [L("explicit panic")], [[tensor, 70]]),
+    envelope("a000000000000005", "{}", [W], [[tensor, 80]]),
+    envelope("a000000000000006", "Index out of bounds for dim {}", [L("Index out of bounds for dim "), W], [["crates/burn-core/src/lib.rs", 20]]),
+    { ...envelope("a000000000000007", "broken", [L("x")], [[tensor, 90]]), record: { ...envelope("a000000000000007", "broken", [L("x")], [[tensor, 90]]).record, messagePattern: "(" } },
+  ];
+  const head: DatasetVersion = { version: "0002-222222222222", envelopes };
+  const block = (path: string, line: number, message: string) => `thread 'main' (3) panicked at ${path}:${line}:13:\n${message}\n${NOTE}\n`;
+
+  it("matches the whole message: a record never matches a longer text, nor the same words in std's frame", () => {
+    // The whole match first; records that print the text inside a longer one are fragments.
+    assert.deepEqual(matchPanic("Index out of bounds", [head]).matches.map((m) => [m.id, m.how]), [["a000000000000001", "whole"], ["a000000000000006", "fragment"], ["a000000000000002", "fragment"]]);
+    assert.deepEqual(ids(matchPanic("internal error: entered unreachable code: Index out of bounds", [head])), ["a000000000000002"]);
+    assert.equal(matchPanic("Index out of bounds for dim 3", [head]).matches[0]!.id, "a000000000000006");
+    assert.equal(matchPanic("Index out of bounds for dim 3", [head]).matches[0]!.how, "whole");
+  });
+
+  it("lists fragments after whole matches, most of the text first, then the record with least around it", () => {
+    const found = matchPanic("out of bounds", [head]);
+    assert.deepEqual(
+      found.matches.map((m) => [m.id, m.how, m.score]),
+      [
+        ["a000000000000001", "fragment", 13],
+        ["a000000000000006", "fragment", 13],
+        ["a000000000000002", "fragment", 13],
+      ],
+    );
+    assert.deepEqual(matchPanic("Index out of bounds for", [head]).matches.map((m) => [m.id, m.score]), [["a000000000000006", 23]]);
+    // std's words alone are no fragment of a record: they say nothing of its site.
+    assert.deepEqual(ids(matchPanic("internal error: entered unreachable code", [head])), []);
+  });
+
+  it("puts the site at the panic's location first, and finds a record with no text of its own only there", () => {
+    const found = matchPanic(block(`/home/me/burn/${tensor}`, 60, "Rank 5 is above 4"), [head]);
+    assert.deepEqual(found.location, { path: `/home/me/burn/${tensor}`, line: 60, column: 13, files: [tensor], versions: ["0002-222222222222"] });
+    assert.deepEqual(found.matches.map((m) => [m.id, m.how, m.atLocation, m.occurrence.lineNumber]), [["a000000000000003", "whole", true, 60]]);
+    // `{}` matches every message: only its place finds it, ranked as a whole match there.
+    assert.deepEqual(ids(matchPanic("Rank 5 is above 4", [head])), ["a000000000000003"]);
+    const anything = matchPanic(block(tensor, 80, "whatever the value said"), [head]);
+    assert.deepEqual(anything.matches.map((m) => [m.id, m.how, m.atLocation]), [["a000000000000005", "whole", true]]);
+    // Two `explicit panic` sites would both match; the location picks one first.
+    const other = envelope("a000000000000008", "explicit panic", [L("explicit panic")], [["crates/burn-core/src/lib.rs", 30]]);
+    const both = matchPanic(block(`/r/burn-core-0.21.0/src/lib.rs`, 30, "explicit panic"), [{ ...head, envelopes: [...envelopes, other] }]);
+    assert.deepEqual(both.matches.map((m) => [m.id, m.atLocation]), [["a000000000000008", true], ["a000000000000004", false]]);
+  });
+
+  it("lists a site at the location whose text does not match last", () => {
+    const found = matchPanic(block(tensor, 40, "Rank 5 is above 4"), [head]);
+    assert.deepEqual(found.matches.map((m) => [m.id, m.how, m.atLocation]), [["a000000000000003", "whole", false], ["a000000000000001", "location", true]]);
+  });
+
+  it("says which versions have a site at the location, and takes a record only an older version has from it", () => {
+    const old: DatasetVersion = { version: "0001-111111111111", envelopes: [envelope("a0000000000000aa", "Old rank {} check", [L("Old rank "), W, L(" check")], [[tensor, 61]]), envelope("a000000000000003", "Rank {} is above {}", [L("Rank "), W, L(" is above "), W], [[tensor, 58]])] };
+    const atOld = matchPanic(block(`/r/burn-tensor-0.21.0/src/tensor/api/base.rs`, 61, "Old rank 3 check"), [old, head]);
+    assert.deepEqual(atOld.location?.versions, ["0001-111111111111"]);
+    assert.deepEqual(atOld.matches.map((m) => [m.id, m.how, m.atLocation, m.version]), [["a0000000000000aa", "whole", true, "0001-111111111111"]]);
+    // The same record at another line in the older version: found at the location, with the newest version's occurrence.
+    const moved = matchPanic(block(tensor, 58, "Rank 5 is above 4"), [old, head]);
+    assert.deepEqual(moved.location?.versions, ["0001-111111111111"]);
+    assert.deepEqual(moved.matches.map((m) => [m.id, m.atLocation, m.version, m.occurrence.lineNumber]), [["a000000000000003", true, "0002-222222222222", 60]]);
+    assert.match(renderMatches(atOld), /a site there in 0001-111111111111/);
+    assert.match(renderMatches(atOld), /\(in 0001-111111111111\)/);
+  });
+
+  it("finds the record an unwrap()'s error value names: its error class, its message, or its pattern for a string", () => {
+    const variant = envelope("b000000000000001", "type mismatch", [L("type mismatch")], [["crates/burn-store/src/error.rs", 12]], { errorClass: "StoreError::TypeMismatch" as unknown as null });
+    const named = envelope("b000000000000002", "TypeMismatch: the stored type differs", [L("the stored type differs")], [["crates/burn-store/src/error.rs", 20]]);
+    const text = envelope("b000000000000003", "bad rank {}", [L("bad rank "), W], [["crates/burn-store/src/error.rs", 30]]);
+    const dataset = [{ version: "0001-111111111111", envelopes: [variant, named, text, ...envelopes] }];
+    const found = matchPanic("called `Result::unwrap()` on an `Err` value: TypeMismatch { expected: F32, found: I64 }", dataset);
+    assert.deepEqual(found.matches.map((m) => [m.id, m.how]), [["b000000000000001", "error"], ["b000000000000002", "error"]]);
+    assert.deepEqual(ids(matchPanic('called `Result::unwrap()` on an `Err` value: "bad rank 3"', dataset)), ["b000000000000003"]);
+    assert.deepEqual(ids(matchPanic("called `Result::unwrap()` on an `Err` value: TypeMismatchExtra", dataset)), []);
+  });
+
+  it("prints how each record matched, and cuts a long list", () => {
+    const many = Array.from({ length: 25 }, (_, i) => envelope(`c0000000000000${String(i).padStart(2, "0")}`, "explicit panic", [L("explicit panic")], [[tensor, 100 + i]]));
+    const text = renderMatches(matchPanic("explicit panic", [{ version: "v", envelopes: many }]));
+    assert.match(text, /^25 records match, best first:$/m);
+    assert.match(text, /^  matched: the whole message$/m);
+    assert.match(text, /^… and 5 more \(--json lists them all\)$/m);
+    assert.equal(renderMatches(matchPanic("nothing like it", [head])), "no record matches this message\n");
+    // Fragments are listed when nothing matched better, and counted otherwise.
+    assert.match(renderMatches(matchPanic("out of bounds", [head])), /^3 records match, best first:$/m);
+    const counted = renderMatches(matchPanic("Index out of bounds", [head]));
+    assert.match(counted, /^1 record matches, best first:$/m);
+    assert.match(counted, /^2 more records print this text inside a longer message \(--json lists them\)$/m);
+    assert.doesNotMatch(counted, /a000000000000006/);
   });
 });
 
@@ -95,31 +258,57 @@ describe("error-catalog match (end to end)", () => {
     const now = "2026-01-01T00:00:00.000Z";
     envelopes = buildEnvelopes({ repo, sha: "1".repeat(40), contextLines: 2, groups: groupSites(sites), textOf: () => text, now });
     const counts = { filesListed: 1, filesRead: 1, filesSkipped: 0, filesParsed: 1, filesReused: 0, filesWithParseErrors: 0, parseErrorFiles: [], sites: sites.length, sitesInTokenTrees: 0, sitesByKind: {}, sitesByContext: {}, sitesWithoutRecord: {}, sitesWithoutRecordByKind: {}, records: envelopes.length };
-    const manifest: Manifest = { repo, sha: "1".repeat(40), parentSha: null, version: "0001-111111111111", datasetVersion: now, schemaVersion: 2, pipelineVersion: "test", configHash: "test", counts };
-    await writeVersion(out, { manifest, records: jsonlParts(envelopes) }, { version: "0001-111111111111", sha: "1".repeat(40), parent: null, datasetVersion: now, records: envelopes.length, configHash: "test", pipelineVersion: "test" });
+    // Two versions: the second has one record fewer (the first one's site at line 40 is gone).
+    const older = envelopes;
+    const newer = envelopes.filter((e) => e.record.errorMessage !== "Tensor rank must be at least one.");
+    for (const [n, list] of [[1, older], [2, newer]] as const) {
+      const sha = String(n).repeat(40);
+      const version = `000${n}-${sha.slice(0, 12)}`;
+      const manifest: Manifest = { repo, sha, parentSha: null, version, datasetVersion: now, schemaVersion: 2, pipelineVersion: "test", configHash: "test", counts: { ...counts, records: list.length } };
+      await writeVersion(out, { manifest, records: jsonlParts(list) }, { version, sha, parent: n === 1 ? null : "0001-111111111111", datasetVersion: now, records: list.length, configHash: "test", pipelineVersion: "test" });
+    }
   });
   after(() => rmSync(out, { recursive: true, force: true }));
 
-  it("prints the matching record for a pasted block, as text and as JSON", async () => {
-    const block = `thread 'main' (42) panicked at src/panics.rs:111:5:\ninternal error: entered unreachable code: Autodiff should not wrap an autodiff device.\n${NOTE}\n`;
-    const own = envelopes.find((e) => e.record.errorMessage === "Autodiff should not wrap an autodiff device.")!.record;
+  it("prints the matching record for a pasted block, as text and as JSON with the whole record", () => {
+    const own = envelopes.find((e) => e.record.errorMessage === "Autodiff should not wrap an autodiff device.")!;
+    const line = own.occurrences[0]!.lineNumber;
+    const block = `thread 'main' (42) panicked at /home/me/project/src/panics.rs:${line}:33:\ninternal error: entered unreachable code: Autodiff should not wrap an autodiff device.\n${NOTE}\n`;
 
     const text = cli(["--out", out, "--repo", repo, block]);
     assert.equal(text.status, 0, text.stderr);
-    assert.match(text.stdout, new RegExp(`^${own.id}  Autodiff should not wrap an autodiff device\\.$`, "m"));
-    assert.ok(text.stdout.includes(own.githubUrl));
-    assert.ok(text.stdout.includes(`${own.filePath}:${own.lineNumber}`));
+    assert.match(text.stdout, new RegExp(`^${own.record.id}  Autodiff should not wrap an autodiff device\\.$`, "m"));
+    assert.match(text.stdout, /^  matched: the whole message, a site at the panic's location$/m);
+    assert.match(text.stdout, new RegExp(`→ src/panics\\.rs; a site there in 0001-111111111111, 0002-222222222222$`, "m"));
+    assert.ok(text.stdout.includes(`src/panics.rs:${line}`));
 
     const json = cli(["--out", out, "--repo", repo, "--json", "-"], block);
     assert.equal(json.status, 0, json.stderr);
-    const parsed = JSON.parse(json.stdout) as { message: string; matches: { id: string }[] };
+    const parsed = JSON.parse(json.stdout) as { message: string; version: string; location: { files: string[]; versions: string[] }; matches: { id: string; how: string; atLocation: boolean; record: CatalogRecord; occurrence: Occurrence }[] };
     assert.equal(parsed.message, "internal error: entered unreachable code: Autodiff should not wrap an autodiff device.");
-    assert.deepEqual(parsed.matches.map((m) => m.id), [own.id]);
+    assert.equal(parsed.version, "0002-222222222222");
+    assert.deepEqual(parsed.location.versions, ["0001-111111111111", "0002-222222222222"]);
+    assert.deepEqual(parsed.matches.map((m) => [m.id, m.how, m.atLocation]), [[own.record.id, "whole", true]]);
+    assert.deepEqual(parsed.matches[0]!.record, own.record);
+    assert.deepEqual(parsed.matches[0]!.occurrence, own.occurrences[0]);
+  });
 
-    const { dir } = await loadDataset({ out, repo });
-    const byVersion = cli(["--version", dir, "--json", "Tensor rank must be at least one."]);
-    assert.equal(byVersion.status, 0, byVersion.stderr);
-    assert.equal((JSON.parse(byVersion.stdout) as { matches: unknown[] }).matches.length, 1);
+  it("finds a record only the older version has at the location, and matches a named version or folder", async () => {
+    const gone = envelopes.find((e) => e.record.errorMessage === "Tensor rank must be at least one.")!;
+    const block = `thread 'main' panicked at src/panics.rs:${gone.occurrences[0]!.lineNumber}:5:\nTensor rank must be at least one.\n`;
+    const json = JSON.parse(cli(["--out", out, "--repo", repo, "--json", block]).stdout) as { location: { versions: string[] }; matches: { id: string; version: string }[] };
+    assert.deepEqual(json.location.versions, ["0001-111111111111"]);
+    assert.deepEqual(json.matches.map((m) => [m.id, m.version]), [[gone.record.id, "0001-111111111111"]]);
+
+    const byName = cli(["--out", out, "--repo", repo, "--version", "0001-111111111111", "--json", "Tensor rank must be at least one."]);
+    assert.equal(byName.status, 0, byName.stderr);
+    assert.deepEqual((JSON.parse(byName.stdout) as { matches: { id: string }[] }).matches.map((m) => m.id), [gone.record.id]);
+    const { versions, selected } = await loadVersions({ out, repo, version: "0002-222222222222" }, true);
+    const dir = path.join(out, "fixture", "runtime", selected);
+    const byFolder = cli(["--version", dir, "--json", block]);
+    assert.equal(byFolder.status, 0, byFolder.stderr);
+    assert.deepEqual(versions.map((v) => v.version), ["0001-111111111111", "0002-222222222222"]);
+    assert.deepEqual((JSON.parse(byFolder.stdout) as { matches: { id: string }[] }).matches.map((m) => m.id), [gone.record.id]);
   });
 
   it("exits 1 when nothing matches and 2 on bad input", () => {

@@ -1,27 +1,37 @@
 /**
- * `.expect(msg)` and `.expect_err(msg)`: the user sees `msg`, and for a `Result` also
- * `: <Debug of the other value>`. Patterns are unanchored, so `msg` matches both forms.
+ * `.expect(msg)` and `.expect_err(msg)`: the user sees `msg`, then, for a `Result`,
+ * `: <Debug of the other value>`. `Option::expect` prints `msg` alone and the receiver's type is
+ * not known here, so after `.expect` that suffix is optional; `Option` has no `expect_err`.
  * The message may be a literal, or `&format!(…)` / `format!(…).as_str()`, read as its format.
  */
 import type { Token } from "../tokens.js";
-import { formatted, skipped, type Rule, type RuntimeMessage } from "./rule.js";
+import { formatted, skipped, written, type Frame, type Rule, type RuntimeMessage } from "./rule.js";
 import { isStrLiteral, splitArgs } from "../tokens.js";
 import { decodeStringLiteral, isDistinctive } from "../message.js";
+import type { MessagePart } from "../types.js";
 
-function describe(args: readonly (readonly Token[])[]): RuntimeMessage {
-  const arg = args[0];
-  if (arg === undefined || args.length !== 1) return skipped(arg === undefined ? "no-message" : "dynamic-message");
-  if (arg.length === 1 && isStrLiteral(arg[0])) return literal(arg[0]!.text);
-  const inner = formatArgs(arg);
-  return inner === null ? skipped("dynamic-message") : formatted(inner, "");
+const DEBUG_SUFFIX: readonly MessagePart[] = [{ lit: ": " }, { wild: true }];
+
+function rule(id: "expect" | "expect-err", suffix: readonly MessagePart[]): Rule {
+  const frame: Frame = { prefix: "", suffix, bare: null };
+  const describe = (args: readonly (readonly Token[])[]): RuntimeMessage => {
+    const arg = args[0];
+    if (arg === undefined) return skipped("no-message");
+    const dynamic = () => skipped("dynamic-message", null, { message: written(arg), runtime: [{ wild: true }, ...suffix] });
+    if (args.length !== 1) return dynamic();
+    if (arg.length === 1 && isStrLiteral(arg[0])) return literal(arg[0]!.text, suffix) ?? dynamic();
+    const inner = formatArgs(arg);
+    return inner === null ? dynamic() : formatted(inner, frame);
+  };
+  return { id, syntax: "method", name: id.replace("-", "_"), check: "receiver", debugOnly: false, describe };
 }
 
-/** `.expect` takes a `&str`, not a format string: its braces are text. */
-function literal(source: string): RuntimeMessage {
+/** `.expect` takes a `&str`, not a format string: its braces are text. Null when the literal does not decode. */
+function literal(source: string, suffix: readonly MessagePart[]): RuntimeMessage | null {
   const message = decodeStringLiteral(source);
-  if (message === null) return skipped("dynamic-message");
-  const runtime = [{ lit: message }];
-  return isDistinctive(runtime) ? { message, runtime, skip: null } : skipped("no-distinctive-text", message);
+  if (message === null) return null;
+  const runtime = [{ lit: message }, ...suffix];
+  return isDistinctive([{ lit: message }]) ? { message, runtime, skip: null } : skipped("no-distinctive-text", message, { message, runtime });
 }
 
 /** The arguments of a `format!` that makes up the whole expression (after `&`, `&*`). */
@@ -42,5 +52,5 @@ function formatArgs(tokens: readonly Token[]): Token[][] | null {
   return null;
 }
 
-export const expect: Rule = { id: "expect", syntax: "method", name: "expect", check: "receiver", debugOnly: false, describe };
-export const expectErr: Rule = { id: "expect-err", syntax: "method", name: "expect_err", check: "receiver", debugOnly: false, describe };
+export const expect = rule("expect", [{ optional: DEBUG_SUFFIX }]);
+export const expectErr = rule("expect-err", DEBUG_SUFFIX);

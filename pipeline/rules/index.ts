@@ -10,5 +10,8 @@ export type { Rule } from "./rule.js";
 
 export const RULES: readonly Rule[] = [panic, unreachable, todo, unimplemented, assert, assertEq, assertNe, debugAssert, debugAssertEq, debugAssertNe, expect, expectErr];
 
+/** Everything std prints around the sites' own text, longest first (`not yet implemented: ` before `not yet implemented`). */
+export const STD_WORDS: readonly string[] = [...new Set(RULES.flatMap((r) => r.words ?? []))].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+
 export const MACRO_RULES: ReadonlyMap<string, Rule> = new Map(RULES.filter((r) => r.syntax === "macro").map((r) => [r.name, r]));
 export const METHOD_RULES: ReadonlyMap<string, Rule> = new Map(RULES.filter((r) => r.syntax === "method").map((r) => [r.name, r]));

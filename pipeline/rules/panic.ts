@@ -1,5 +1,7 @@
 /** `panic!(fmt, …)`: the user sees the formatted message; `panic!()` prints `explicit panic`. */
-import { formatted, type Rule } from "./rule.js";
+import { formatted, frameWords, type Frame, type Rule } from "./rule.js";
+
+const FRAME: Frame = { prefix: "", suffix: [], bare: { message: "explicit panic", runtime: [{ lit: "explicit panic" }] } };
 
 export const panic: Rule = {
   id: "panic",
@@ -7,5 +9,6 @@ export const panic: Rule = {
   name: "panic",
   check: null,
   debugOnly: false,
-  describe: (args) => formatted(args, ""),
+  words: frameWords(FRAME),
+  describe: (args) => formatted(args, FRAME),
 };
