@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import { composePattern, messageKey, slugify } from "./message.js";
 import type { CatalogRecord, Envelope, Occurrence } from "./schema-types.generated.js";
-import type { Site } from "./types.js";
+import type { MessagePart, Site } from "./types.js";
 
 export interface BuildInput {
   /** `owner/name`. */
@@ -31,15 +31,45 @@ export interface BuildInput {
   readonly reuse?: (id: string, sites: readonly Site[]) => Envelope | undefined;
 }
 
-/** The sites with a runtime message, by pattern (one group per record), each in source order. Pure. */
+/**
+ * What identifies the record of a site, or null when it has none: its runtime text's parts
+ * (`messageKey`: literal text, holes, std's words), or for a site without text of its own its
+ * kind, place (file and enclosing items, so it survives line moves) and std's text. Pure.
+ */
+export function recordKey(site: Site): string | null {
+  if (site.runtime !== null) return messageKey(site.runtime);
+  if (site.place == null) return null;
+  return `${site.kind}\0${site.path}\0${site.owner ?? ""}\0${messageKey(site.place.runtime)}`;
+}
+
+/** The parts of the whole runtime text a site's record describes (null: the site has no record). */
+export function recordParts(site: Site): readonly MessagePart[] | null {
+  return site.runtime ?? site.place?.runtime ?? null;
+}
+
+/**
+ * A record's slug: the words of its message, or for a message without any (`{}`, an empty one)
+ * its kind and the items it stands in (`panic-in-bar-explain-<id>`).
+ */
+function slugOf(site: Site, id: string): string {
+  const slug = slugify(recordMessage(site), id);
+  return slug.includes("-") ? slug : slugify(`${site.kind} in ${site.owner ?? ""}`, id);
+}
+
+/** The `errorMessage` of a site's record: the message as written, or for a place's record what std prints (`explicit panic`) or the format string. */
+export function recordMessage(site: Site): string {
+  return (site.runtime === null ? site.place?.message : site.message) ?? "";
+}
+
+/** The sites that have a record, by record key (`recordKey`: one group per record), each in source order. Pure. */
 export function groupSites(sites: readonly Site[]): Map<string, Site[]> {
   const groups = new Map<string, Site[]>();
   for (const site of [...sites].sort(bySourceOrder)) {
-    if (site.runtime === null) continue;
-    const pattern = composePattern(site.runtime);
-    const group = groups.get(pattern);
+    const key = recordKey(site);
+    if (key === null) continue;
+    const group = groups.get(key);
     if (group) group.push(site);
-    else groups.set(pattern, [site]);
+    else groups.set(key, [site]);
   }
   return groups;
 }
@@ -66,9 +96,10 @@ export function buildEnvelopes(input: BuildInput): Envelope[] {
   // Note: a file holds many records' first sites; it is split into lines once.
   const lines = new Map<string, string[]>();
   const linesOf = (path: string) => lines.get(path) ?? lines.set(path, splitLines(input.textOf(path))).get(path)!;
-  for (const [pattern, sites] of input.groups) {
+  for (const sites of input.groups.values()) {
     const first = sites[0]!;
-    const id = recordId(input.repo, "panic", messageKey(first.runtime!));
+    const pattern = composePattern(recordParts(first)!);
+    const id = recordId(input.repo, "panic", recordKey(first)!);
     const before = input.reuse?.(id, sites);
     if (before !== undefined) {
       envelopes.push(atCommit(before, input));
@@ -78,9 +109,9 @@ export function buildEnvelopes(input: BuildInput): Envelope[] {
     const record: CatalogRecord = {
       id,
       repo: input.repo,
-      slug: slugify(first.message ?? pattern, id),
+      slug: slugOf(first, id),
       errorCode: null,
-      errorMessage: first.message ?? "",
+      errorMessage: recordMessage(first),
       messagePattern: pattern,
       errorType: "panic",
       errorClass: null,

@@ -10,7 +10,7 @@
  * that comes to hold the commit for another reason turns the byte carry off, visibly (the plan's
  * reason in the manifest), instead of being rewritten.
  */
-import { commitMarks, type Excerpt } from "./build.js";
+import { commitMarks, type Excerpt, recordMessage } from "./build.js";
 import type { Envelope } from "./schema-types.generated.js";
 import type { Site } from "./types.js";
 
@@ -84,7 +84,7 @@ export function reusedFrom(previous: ReadonlyMap<string, Envelope>, unchanged: R
   if (unchanged.size === 0) return undefined;
   return (id, sites) => {
     const before = previous.get(id);
-    if (before?.facts === undefined || before.occurrences.length !== sites.length || before.record.errorMessage !== (sites[0]!.message ?? "")) return undefined;
+    if (before?.facts === undefined || before.occurrences.length !== sites.length || before.record.errorMessage !== recordMessage(sites[0]!)) return undefined;
     const same = sites.every((s, k) => {
       const o = before.occurrences[k]!;
       return unchanged.has(s.path) && o.filePath === s.path && o.lineNumber === s.line && o.kind === s.kind && o.context === s.context;

@@ -5,6 +5,7 @@
  * the files that changed. Pure.
  */
 import type { ManifestCounts, ReasonCounts, SiteKind, SkipReason } from "./schema-types.generated.js";
+import { recordKey } from "./build.js";
 import type { Site } from "./types.js";
 
 /** The counts of a tree's sites. */
@@ -26,9 +27,9 @@ export interface ExtractionWork {
   readonly reused: number;
 }
 
-/** True for a site that is a record's: it has a runtime message, in code that is catalogued. */
+/** True for a site that is a record's: it has one (`recordKey`), in code that is catalogued. */
 export function catalogued(site: Site, includeTestCode: boolean): boolean {
-  return site.runtime !== null && inCatalogue(site, includeTestCode);
+  return recordKey(site) !== null && inCatalogue(site, includeTestCode);
 }
 
 /** True for a site in code that is catalogued: library code, or any with `includeTestCode`. */
@@ -51,7 +52,8 @@ export function fileCounts(tree: TreeCounted, errorFiles: readonly string[], wor
 
 /** The counts of `sites`: by kind, context and, for those without a record, reason; tallies with keys in sorted order (so the manifest's text is stable). */
 export function siteCounts(sites: readonly Site[], includeTestCode: boolean): SiteCounts {
-  const reasonOf = (s: Site): SkipReason | null => s.skip ?? (inCatalogue(s, includeTestCode) ? null : "excluded-context");
+  // Note: a site without text of its own has its place's record: only one outside the catalogue is without.
+  const reasonOf = (s: Site): SkipReason | null => (recordKey(s) === null ? s.skip : null) ?? (inCatalogue(s, includeTestCode) ? null : "excluded-context");
   const withoutRecord: SkipReason[] = [];
   const reasonsByKind = new Map<SiteKind, SkipReason[]>();
   for (const s of sites) {

@@ -7,17 +7,16 @@
  * taken where path and blob match, each fresh result handed to the cache writer in tree order.
  */
 import { type ResourceLimits, Worker } from "node:worker_threads";
-import { type Excerpt, excerptOfText } from "./build.js";
+import { type Excerpt, excerptOfText, recordKey } from "./build.js";
 import { type CacheWriter, cached, type ExtractCache } from "./cache.js";
 import { inCatalogue } from "./counts.js";
 import { PipelineError } from "./errors.js";
-import { composePattern } from "./message.js";
 import type { BlobReader, TreeEntry } from "./read.js";
 import { lineStartsOf } from "./tree-view.js";
 import { candidateHits, type ExtractOptions, type Extraction, extractFile, extractUnparsed, LIBRARY_ONLY, startFile } from "./extract.js";
 import type { Hit } from "./layout.js";
 import type { Batch, BatchResult } from "./extract-worker.js";
-import type { FileSites, Site } from "./types.js";
+import type { FileSites, PlaceText, Site } from "./types.js";
 
 type FileInput = Batch["files"][number];
 
@@ -339,8 +338,8 @@ export async function extractTree(
   const keepExcerpts = (r: FileSites, text: string, at: number) => {
     let starts: number[] | undefined;
     for (const s of r.sites) {
-      if (s.facts == null || s.runtime === null) continue;
-      const pattern = composePattern(s.runtime);
+      const pattern = s.facts == null ? null : recordKey(s);
+      if (pattern === null) continue;
       const known = firsts.get(pattern);
       if (known !== undefined && (known.at < at || (known.at === at && known.line <= s.line))) continue;
       starts ??= lineStartsOf(text);
@@ -425,7 +424,11 @@ export async function extractTree(
  * context. Its message and runtime parts are copied, as they may be slices of the file's text.
  */
 function keptOf(site: Site, includeTestCode: boolean, path: string): Site {
-  const { message, runtime } = inCatalogue(site, includeTestCode) && (site.message !== null || site.runtime !== null) ? structuredClone({ message: site.message, runtime: site.runtime }) : { message: null, runtime: null };
+  const { message, runtime, place, owner } =
+    inCatalogue(site, includeTestCode) && (site.message !== null || site.runtime !== null || site.place != null)
+      ? structuredClone({ message: site.message, runtime: site.runtime, place: site.place ?? null, owner: site.owner ?? "" })
+      : // Note: that a site has a place's record is what its count reads (`siteCounts`), not the place's text.
+        { message: null, runtime: null, place: site.place == null ? null : SOME_PLACE, owner: "" };
   return {
     kind: shared(site.kind),
     path,
@@ -436,9 +439,14 @@ function keptOf(site: Site, includeTestCode: boolean, path: string): Site {
     message,
     runtime,
     skip: site.skip === null ? null : shared(site.skip),
+    place,
+    owner,
     facts: null,
   };
 }
+
+/** The place a site outside the catalogue is kept with: it has one, whose text no record needs. */
+const SOME_PLACE: PlaceText = Object.freeze({ message: "", runtime: Object.freeze([]) });
 
 /** One copy of each of the few words sites repeat (kinds, contexts, skip reasons). */
 const words = new Map<string, string>();

@@ -12,13 +12,13 @@
  * `readSite`), and for the callers a site's facts name (`callersOf`).
  */
 import { callersOf, forgetIndexedWords, siteFacts } from "./analyze/facts.js";
+import { recordKey } from "./build.js";
 import { chain, type Hit, type Item, type Layout, layoutOf, type Spot } from "./layout.js";
-import { composePattern } from "./message.js";
 import { contextOfPath, isTestAttribute, MACRO_RULES, METHOD_RULES, type Rule, STD_PATHS, TEST_WORDS } from "./rust/index.js";
 import { codeAt, isAsciiWord, isSpace, readDelimited, skipTrivia, splitArgs, tokenize, type Token } from "./tokens.js";
 import { type FlatTree, type ParseTree, parseTree, type Range } from "./parse.js";
 import { Lines, namedChildSpans, TreeView, type ViewNode } from "./tree-view.js";
-import type { FileSites, MessagePart, Site, SiteContext, SiteFacts } from "./types.js";
+import type { FileSites, Site, SiteContext, SiteFacts } from "./types.js";
 
 /** What extraction hands the lexer pass (`layoutOf`) to tell test attributes: the table's one predicate. */
 export { isTestAttribute } from "./rust/index.js";
@@ -97,7 +97,8 @@ export function startFile(file: { readonly path: string; readonly blob: string; 
       : new Set(
           layout.spots.filter((_, k) => {
             const site = lexed[k];
-            return site != null && site.runtime !== null && takesFacts(site.runtime, site.context);
+            const key = site == null ? null : recordKey(site);
+            return key !== null && takesFacts(key, site!.context);
           }),
         );
   const tree = treeSpots === null ? parse(text) : treeSpots.size > 0 ? parse(text, rangesOf(layout, new Set([...treeSpots].flatMap((spot) => spot.item ?? [])), lines)) : null;
@@ -110,7 +111,7 @@ export function startFile(file: { readonly path: string; readonly blob: string; 
       const needsFacts = oncePerMessage(options);
       const sites: Site[] = [];
       layout.spots.forEach((spot, k) => {
-        const site = treeSpots === null || treeSpots.has(spot) ? readSite(file.path, view!, ruleOf(spot), spot.at, treeContext, needsFacts, callers) : lexed![k]!;
+        const site = treeSpots === null || treeSpots.has(spot) ? readSite(file.path, view!, ruleOf(spot), spot, treeContext, needsFacts, callers) : lexed![k]!;
         if (site !== null) sites.push(site);
       });
       forgetIndexedWords();
@@ -204,27 +205,27 @@ function mayHaveInnerTestAttribute(view: TreeView): boolean {
 
 const INNER_AT = /#\s*!/y;
 
-/** Whether a site with this runtime message and context gets facts (asked once per site, in source order). */
-type NeedsFacts = (runtime: readonly MessagePart[], context: SiteContext) => boolean;
+/** Whether a site of this record (`recordKey`) and context gets facts (asked once per site, in source order). */
+type NeedsFacts = (key: string, context: SiteContext) => boolean;
 
 /**
- * Which sites of a file get facts: the first of each runtime message in a catalogued context.
- * Note: only a record's first site lends it facts, and a later site of the file with the same
- *   runtime message (the same record) is never its first: the facts of those are not gathered.
+ * Which sites of a file get facts: the first of each record in a catalogued context.
+ * Note: only a record's first site lends it facts, and a later site of the file of the same
+ *   record is never its first: the facts of those are not gathered.
  */
 function oncePerMessage(options: ExtractOptions): NeedsFacts {
   const seen = new Set<string>();
-  return (runtime, context) => {
+  return (key, context) => {
     if (!options.includeTestCode && context !== "library") return false;
-    const pattern = composePattern(runtime);
-    if (seen.has(pattern)) return false;
-    seen.add(pattern);
+    if (seen.has(key)) return false;
+    seen.add(key);
     return true;
   };
 }
 
-function readSite(path: string, view: TreeView, rule: Rule, at: number, fileContext: SiteContext, needsFacts: NeedsFacts, callers: (name: string) => readonly string[]): Site | null {
+function readSite(path: string, view: TreeView, rule: Rule, spot: Spot, fileContext: SiteContext, needsFacts: NeedsFacts, callers: (name: string) => readonly string[]): Site | null {
   const text = view.text;
+  const at = spot.at;
   const node = view.path(at, at + rule.name.length);
   if (NOT_CODE.has(node.type) || node.start !== at || node.text !== rule.name) return null;
 
@@ -242,7 +243,7 @@ function readSite(path: string, view: TreeView, rule: Rule, at: number, fileCont
     if (testAttributes && context === "library" && hasTestAttribute(a)) context = "test";
   }
   if (rule.syntax === "macro" && !stdMacro(text, codeBefore(view, at), at)) return null;
-  return siteAt(path, text, view.lines, rule, at, inTokenTree, context, (runtime, args) => (needsFacts(runtime, context) ? siteFacts(chain, rule, args, callers) : null));
+  return siteAt(path, text, view.lines, rule, spot, inTokenTree, context, (key, args) => (needsFacts(key, context) ? siteFacts(chain, rule, args, callers) : null));
 }
 
 /**
@@ -252,11 +253,12 @@ function readSite(path: string, view: TreeView, rule: Rule, at: number, fileCont
 function lexSite(path: string, text: string, lines: Lines, rule: Rule, spot: Spot, context: SiteContext): Site | null {
   if (!spot.code || spot.excluded) return null;
   if (rule.syntax === "macro" && !stdMacro(text, spot.before, spot.at)) return null;
-  return siteAt(path, text, lines, rule, spot.at, spot.inTokenTree, context, () => null);
+  return siteAt(path, text, lines, rule, spot, spot.inTokenTree, context, () => null);
 }
 
 /** The site whose name starts at `at`, once it is known to be one: its call read from the text. */
-function siteAt(path: string, text: string, lines: Lines, rule: Rule, at: number, inTokenTree: boolean, context: SiteContext, facts: (runtime: readonly MessagePart[], args: readonly (readonly Token[])[] | null) => SiteFacts | null): Site | null {
+function siteAt(path: string, text: string, lines: Lines, rule: Rule, spot: Spot, inTokenTree: boolean, context: SiteContext, facts: (key: string, args: readonly (readonly Token[])[] | null) => SiteFacts | null): Site | null {
+  const at = spot.at;
   let i = at + rule.name.length;
   if (rule.syntax === "macro") {
     i = skipTrivia(text, i);
@@ -267,8 +269,8 @@ function siteAt(path: string, text: string, lines: Lines, rule: Rule, at: number
   }
   const call = readDelimited(text, i);
   const args = call === null ? null : splitArgs(call.tokens);
-  const described = args === null ? { message: null, runtime: null, skip: "dynamic-message" as const } : rule.describe(args);
-  return {
+  const described = args === null ? { message: null, runtime: null, skip: "dynamic-message" as const, place: null } : rule.describe(args);
+  const site: Site = {
     kind: rule.id,
     path,
     line: lines.lineOf(at),
@@ -278,9 +280,37 @@ function siteAt(path: string, text: string, lines: Lines, rule: Rule, at: number
     message: described.message,
     runtime: described.runtime,
     skip: described.skip,
-    // Note: facts are gathered only for sites that may lend a record its facts, while the tree is alive.
-    facts: described.runtime === null ? null : facts(described.runtime, rule.syntax === "macro" ? args : null),
+    // Note: a site without text of its own has a record all the same, keyed by its place.
+    place: described.runtime === null ? (described.place ?? null) : null,
+    owner: ownerOf(text, spot),
+    facts: null,
   };
+  const key = recordKey(site);
+  // Note: facts are gathered only for sites that may lend a record its facts, while the tree is alive.
+  return key === null ? site : { ...site, facts: facts(key, rule.syntax === "macro" ? args : null) };
+}
+
+/**
+ * The items around a site, outermost first (`m::Type::f`): the `mod`, `impl` and `trait` items
+ * whose bodies hold it, as the lexer laid them out, then the functions around it. Pure.
+ */
+function ownerOf(text: string, spot: Spot): string {
+  const names: string[] = [];
+  for (let item = spot.item; item !== null; item = item.parent) {
+    if (item.body === null || item.keywordAt < 0) continue;
+    const name = itemName(text.slice(item.keywordAt, item.body.preludeEnd), item.keyword);
+    if (name !== null) names.push(name);
+  }
+  return [...names.reverse(), ...spot.functions].join("::");
+}
+
+/** The name a `mod`, `trait` or `impl` header gives its body (an impl's self type, without generics), or null. */
+function itemName(header: string, keyword: string): string | null {
+  if (keyword === "mod" || keyword === "trait") return /^\w+\s+(?:r#)?([A-Za-z_]\w*)/.exec(header)?.[1] ?? null;
+  if (keyword !== "impl") return null;
+  const head = /^impl\s*(?:<(?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*>)?([^{]*)/.exec(header)?.[1]?.replace(/\bwhere\b[\s\S]*$/, "") ?? "";
+  const self = /\sfor\s+([\s\S]*)$/.exec(head)?.[1] ?? head;
+  return /(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)/.exec(self.replace(/^[\s&!*]+|dyn\s+|mut\s+/g, ""))?.[1] ?? null;
 }
 
 /**

@@ -54,6 +54,8 @@ export interface Item {
   test: boolean;
   /** Its first word past `pub`, `unsafe`, `const`, …: `fn`, `impl`, `mod`, a macro's name, …; "" until known. */
   keyword: string;
+  /** Where `keyword` starts (-1 until known): a header's words after it name the item. */
+  keywordAt: number;
   /** For `impl`, `trait` and `mod` items with a body: the items listed in it. */
   body: Body | null;
 }
@@ -141,7 +143,7 @@ export function layoutOf(text: string, hits: readonly Hit[], isTest: (attribute:
   const top: Item[] = [];
   for (let k = 0; k < I.length; k += 7) {
     const parent = I[k + 2]! < 0 ? null : all[I[k + 2]!]!;
-    const item: Item = { start: I[k]!, end: I[k + 1]!, parent, test: false, keyword: I[k + 3]! < 0 ? "" : text.slice(I[k + 3], I[k + 4]), body: I[k + 5]! < 0 ? null : { preludeEnd: I[k + 5]!, close: I[k + 6]!, items: [] } };
+    const item: Item = { start: I[k]!, end: I[k + 1]!, parent, test: false, keyword: I[k + 3]! < 0 ? "" : text.slice(I[k + 3], I[k + 4]), keywordAt: I[k + 3]!, body: I[k + 5]! < 0 ? null : { preludeEnd: I[k + 5]!, close: I[k + 6]!, items: [] } };
     all.push(item);
     (parent === null ? top : parent.body!.items).push(item);
   }

@@ -427,7 +427,8 @@ export function composePattern(parts: readonly MessagePart[]): string {
     if ("gap" in part) run.gapped = true;
   }
   if (run !== null) runs.push(run);
-  if (runs.length === 0) return (leading ? HOLE : "") + tail;
+  // Note: an empty message (`panic!("")`) is matched by an empty group: a pattern is never empty.
+  if (runs.length === 0) return (leading ? HOLE : "") + tail || EMPTY;
   let out = "";
   let group = 0;
   runs.forEach((r, k) => {
@@ -440,6 +441,9 @@ export function composePattern(parts: readonly MessagePart[]): string {
   return out + (trailing ? HOLE : "") + tail;
 }
 
+/** The pattern of an empty message. */
+const EMPTY = "(?:)";
+
 /** The regex that tests a whole message against a record's pattern (`composePattern`). */
 export function anchored(pattern: string, flags = ""): RegExp {
   return new RegExp(`^(?:${pattern})$`, flags);
@@ -451,6 +455,7 @@ export function anchored(pattern: string, flags = ""): RegExp {
  * pattern, a hand-written one). Pure; never throws.
  */
 export function patternParts(pattern: string): MessagePart[] | null {
+  if (pattern === EMPTY) return [];
   const top: MessagePart[] = [];
   let parts = top;
   let inRun = false;

@@ -17,6 +17,13 @@ import type { SiteContext, SiteFacts, SiteKind, SkipReason } from "./schema-type
 
 export type { SiteContext, SiteFacts, SiteKind, SkipReason };
 
+/** What a site without text of its own prints: std's text, or the format string, and the parts of the whole runtime text. */
+export interface PlaceText {
+  /** `explicit panic`, ``assertion `left == right` failed``, or the message as written. */
+  readonly message: string;
+  readonly runtime: readonly MessagePart[];
+}
+
 /** Why a site itself has no record (a site in excluded code is counted apart, at build time). */
 export type SiteSkip = Exclude<SkipReason, "excluded-context">;
 
@@ -42,8 +49,18 @@ export interface Site {
   readonly message: string | null;
   /** What the user sees at run time, as literal text and holes; null when the site has no record. */
   readonly runtime: readonly MessagePart[] | null;
-  /** Set when `runtime` is null: why the site is counted but not catalogued. */
+  /** Set when the site has no record: why it is counted but not catalogued. */
   readonly skip: SiteSkip | null;
+  /**
+   * For a site without text of its own (`panic!()`, `assert_eq!(a, b)`, `panic!("{}", e)`), whose
+   * record is keyed by the place it stands: what it prints. Null or absent for any other site.
+   */
+  readonly place?: PlaceText | null;
+  /**
+   * The items around the site in its file, outermost first, as `mod m::impl Type::fn f` names them
+   * (`m::Type::f`); "" at the top level. With the path, what names a `place` site's record.
+   */
+  readonly owner?: string;
   /**
    * What the syntax tree proves about the site (analyze/facts.ts); null for sites without a record.
    * Note: optional so that sites made elsewhere (tests, older caches) stay valid; analyze treats absent as empty.

@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import type Parser from "tree-sitter";
 import { callersOf, callsNamed } from "../pipeline/analyze/facts.js";
+import { recordKey } from "../pipeline/build.js";
 import { extractFile } from "../pipeline/extract.js";
 import { isTestAttribute, KEYWORDS } from "../pipeline/rust/index.js";
 import { layoutOf } from "../pipeline/layout.js";
@@ -58,7 +59,7 @@ describe("partial parsing", () => {
         const part = await extractFile(input, { includeTestCode: false });
         assert.deepEqual(part.sites.map(withoutFacts), whole.sites.map(withoutFacts), `${filePath}: sites`);
         assert.deepEqual(part.testModules, whole.testModules, `${filePath}: test modules`);
-        const catalogued = (sites: readonly Site[]) => sites.filter((s) => s.context === "library" && s.runtime !== null).map((s) => s.facts);
+        const catalogued = (sites: readonly Site[]) => sites.filter((s) => s.context === "library" && recordKey(s) !== null).map((s) => s.facts);
         assert.deepEqual(catalogued(part.sites), catalogued(whole.sites), `${filePath}: facts of library sites`);
       }
     });
@@ -74,14 +75,14 @@ describe("partial parsing", () => {
     const result = await extractFile({ path: "src/items.rs", blob: "0".repeat(40), text }, undefined, spy);
     assert.equal(ranges.length, 1, "one parse");
     const parsed = ranges[0]!.map((r) => text.slice(r.startIndex, r.endIndex)).join("");
-    for (const item of ["pub fn checked", "fn lifetimes", "pub fn r#match", "macro_rules! ensure", "pub fn after_tests", "pub trait Checked", "mod outer {\n    mod inner {", "pub fn deep", "impl Wrapper\nwhere\n    Wrapper: Sized,\n{", "pub fn always"]) {
+    for (const item of ["pub fn checked", "fn lifetimes", "pub fn r#match", "macro_rules! ensure", "pub fn after_tests", "pub trait Checked", "mod outer {\n    mod inner {", "pub fn deep", "impl Wrapper\nwhere\n    Wrapper: Sized,\n{", "pub fn always", "pub fn bounded"]) {
       assert.ok(parsed.includes(item), `${item} is parsed`);
     }
     // Test items, and items without a library site, are not (callers of a function holding one
     // included: the lexer reads them); nor are the test items inside the bodies parsed around a
-    // library site, nor items whose library sites lend no record facts (no message; a message
-    // an earlier site of the file has).
-    for (const item of ["impl Display for Wrapper", "fn helper", "mod tests", "fn top_level_test", "pub struct Wrapper", "static BRACES", "unsafe impl Send", "extern \"C\"", "fn test_helper", "fn only_in_tests", "pub mod std_only", "pub fn bounded", "pub fn checked_again"]) {
+    // library site, nor items whose library sites lend no record facts (a message an earlier
+    // site of the file has). A site without a message lends its place's record facts (`bounded`).
+    for (const item of ["impl Display for Wrapper", "fn helper", "mod tests", "fn top_level_test", "pub struct Wrapper", "static BRACES", "unsafe impl Send", "extern \"C\"", "fn test_helper", "fn only_in_tests", "pub mod std_only", "pub fn checked_again"]) {
       assert.ok(!parsed.includes(item), `${item} is not parsed`);
     }
     // Their sites are read by the lexer all the same.

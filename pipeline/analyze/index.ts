@@ -4,7 +4,7 @@
  * envelope. Pure: envelopes and sites in, new envelopes out. `analyzeStage` (stage.ts) wires it
  * with the optional language model and the carried-over times.
  */
-import { sameContent } from "../build.js";
+import { recordMessage, sameContent } from "../build.js";
 import type { Envelope, RecordFacts } from "../schema-types.generated.js";
 import type { Site } from "../types.js";
 import { ANALYSIS_FIELDS, type AnalysisFields, analyzeEnvelope, EMPTY_FACTS, type Peer, recordFacts, withAnalysis } from "./fields.js";
@@ -56,7 +56,7 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
   }
   const siteAt = new Map<string, Site>();
   for (const s of input.sites) {
-    const key = `${s.path}\0${s.line}\0${s.kind}\0${s.message ?? ""}`;
+    const key = `${s.path}\0${s.line}\0${s.kind}\0${recordMessage(s)}`;
     if (!siteAt.has(key)) siteAt.set(key, s);
   }
   const factsOf = input.envelopes.map((e) => {

@@ -3,7 +3,9 @@
  * from the call's arguments to the message the user sees. One rule per file in this folder.
  */
 import { isStrLiteral, respaced, type Token } from "../tokens.js";
-import type { MessagePart, SiteKind, SiteSkip } from "../types.js";
+import type { MessagePart, PlaceText, SiteKind, SiteSkip } from "../types.js";
+
+export type { PlaceText } from "../types.js";
 import { decodeStringLiteral, isDistinctive, parseFormatString, runtimeParts } from "../message.js";
 
 /** What a rule says of one site. */
@@ -19,13 +21,6 @@ export interface RuntimeMessage {
    * keyed by the place the site stands instead of by its text. Absent or null otherwise.
    */
   readonly place?: PlaceText | null;
-}
-
-/** What a site without text of its own prints: std's text, or the format string, and the parts of the whole runtime text. */
-export interface PlaceText {
-  /** `explicit panic`, ``assertion `left == right` failed``, or the message as written. */
-  readonly message: string;
-  readonly runtime: readonly MessagePart[];
 }
 
 export interface Rule {
