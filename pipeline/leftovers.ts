@@ -2,7 +2,8 @@
  * What killed runs leave behind: a run writes to temporary names ending in its process id (the
  * extraction cache's `<file>.tmp-<pid>`, a version's `.staging-<version>-<pid>` folder, the
  * index's `versions.json.tmp-<pid>`) and renames them into place at the end, so a run killed
- * midway leaves them. Nothing reads them; the next run removes those whose process is gone.
+ * midway leaves them. Nothing reads them; the next run removes those whose process is gone, and
+ * the version folders its index does not name (`removeUnlisted`).
  * Effects: the file system.
  */
 import { readdir, rm } from "node:fs/promises";
@@ -28,6 +29,28 @@ export async function removeLeftovers(dir: string, prefixes: readonly string[]):
     await rm(path.join(dir, name), { recursive: true, force: true });
     removed.push(name);
   }
+  return removed;
+}
+
+/** A version folder's name (`0003-2c06be351006`). */
+const VERSION_FOLDER = /^\d{4,}-[0-9a-f]{12}$/;
+
+/**
+ * Removes the version folders of `dir` (a repository's output folder) that its index does not
+ * name: a run killed between putting its folder in place and writing the index leaves one, whole,
+ * which nothing reads. Returns their names. Only a run that holds the folder's lock may call it (a
+ * run writing at the same moment would lose its folder).
+ */
+export async function removeUnlisted(dir: string, listed: readonly string[]): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const known = new Set(listed);
+  const removed = names.filter((name) => VERSION_FOLDER.test(name) && !known.has(name)).sort();
+  for (const name of removed) await rm(path.join(dir, name), { recursive: true, force: true });
   return removed;
 }
 

@@ -13,6 +13,7 @@ import { EXTRACTOR_VERSION } from "./extract.js";
 import { extractTree, withFirstFacts } from "./extract-pool.js";
 import { fetchRepo } from "./fetch.js";
 import { newestAncestor } from "./lineage.js";
+import { removeUnlisted } from "./leftovers.js";
 import { lockFolder } from "./lock.js";
 import { packageRoot } from "./paths.js";
 import { type CarryMode, planCarry } from "./plan.js";
@@ -72,6 +73,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   // Note: one run at a time reads the index and writes a version into this output folder.
   await using _output = await lockFolder(repoDir(outDir, target.repo), "the output folder", { log });
   const index = await readIndex(outDir, target.repo);
+  for (const name of await removeUnlisted(repoDir(outDir, target.repo), index.versions.map((v) => v.version))) log(`removed ${name}, a version folder a killed run left and the index does not name`);
   const newest = index.versions.at(-1);
   if (!options.force && newest && newest.sha === target.sha && newest.configHash === settings.configHash && newest.pipelineVersion === PIPELINE_VERSION) {
     log(`${target.repo} at ${target.sha.slice(0, 12)} is up to date (version ${newest.version}); use --force to write a new version`);

@@ -544,6 +544,20 @@ describe("leftovers of killed runs", () => {
     assert.deepEqual(readdirSync(cacheDir).sort(), [base, `${base}.tmp-${alive}`, "notes-123"].sort());
     assert.deepEqual(readdirSync(ws.repoOut).sort(), [`.staging-0002-${SHA2.slice(0, 12)}-${alive}`, v1.version, v2.version, "versions.json", `versions.json.tmp-${alive}`].sort());
   });
+
+  test("a whole version folder the index does not name (killed before the index was written) is removed, and its number used again", async () => {
+    const ws = workspace();
+    const v1 = await at(ws, SHA1, T1);
+    // What a run killed between its folder's rename and the index's leaves.
+    const left = `0002-${SHA3.slice(0, 12)}`;
+    cpSync(v1.dir, path.join(ws.repoOut, left), { recursive: true });
+    mkdirSync(path.join(ws.repoOut, "notes"));
+    const lines: string[] = [];
+    const v2 = await at(ws, SHA2, T2, { log: (line) => lines.push(line) });
+    assert.equal(v2.version, `0002-${SHA2.slice(0, 12)}`);
+    assert.deepEqual(readdirSync(ws.repoOut).sort(), [v1.version, v2.version, "notes", "versions.json"].sort());
+    assert.ok(lines.some((l) => l.includes(left)), "the run says what it removed");
+  });
 });
 
 describe("record content", () => {
