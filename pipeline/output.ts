@@ -20,12 +20,18 @@ export interface OutputOptions {
   readonly out?: string;
 }
 
-/** The output folder and repository a command works on. Throws E_USAGE when neither options nor a config say. */
+/**
+ * The output folder and repository a command works on: the options', and what they leave out from
+ * the output folder (the one repository it holds) or the config (its output and first target).
+ * Throws E_USAGE when neither says.
+ */
 export async function resolveOutput(options: OutputOptions): Promise<{ outDir: string; repo: string }> {
   const configPath = options.configPath ?? ((await exists("config.json")) ? "config.json" : undefined);
-  if (options.out !== undefined && (options.repo !== undefined || configPath === undefined)) {
+  if (options.out !== undefined) {
     const outDir = path.resolve(options.out);
-    return { outDir, repo: options.repo ?? (await onlyRepo(outDir)) };
+    if (options.repo !== undefined) return { outDir, repo: options.repo };
+    const repos = await reposUnder(outDir);
+    if (repos.length === 1 || configPath === undefined) return { outDir, repo: onlyRepo(outDir, repos) };
   }
   if (configPath === undefined) throw new PipelineError("E_USAGE", "no output folder given and no config.json here", { hint: "pass --out <dir> (and --repo <owner/name> when it holds several), or --config <file>" });
   const absolute = path.resolve(configPath);
@@ -37,8 +43,8 @@ export async function resolveOutput(options: OutputOptions): Promise<{ outDir: s
   return { outDir, repo: resolved.value.repo };
 }
 
-/** The one repository (`owner/name`, a folder holding versions.json) under `outDir`. */
-async function onlyRepo(outDir: string): Promise<string> {
+/** The repositories (`owner/name`, folders holding versions.json) under `outDir`, sorted. */
+async function reposUnder(outDir: string): Promise<string[]> {
   const repos: string[] = [];
   for (const owner of await readdir(outDir, { withFileTypes: true }).catch(() => [])) {
     if (!owner.isDirectory() || owner.name.startsWith(".")) continue;
@@ -46,9 +52,14 @@ async function onlyRepo(outDir: string): Promise<string> {
       if (name.isDirectory() && (await exists(path.join(outDir, owner.name, name.name, "versions.json")))) repos.push(`${owner.name}/${name.name}`);
     }
   }
+  return repos.sort();
+}
+
+/** The one repository of `repos`, or E_USAGE saying there are none or which there are. */
+function onlyRepo(outDir: string, repos: readonly string[]): string {
   if (repos.length === 1) return repos[0]!;
   throw new PipelineError("E_USAGE", repos.length === 0 ? `no dataset under ${outDir}` : `${outDir} holds datasets of ${repos.length} repositories`, {
-    hint: repos.length === 0 ? "run `error-catalog run` first, or pass --out with the folder that holds the datasets" : `pass --repo with one of: ${repos.sort().join(", ")}`,
+    hint: repos.length === 0 ? "run `error-catalog run` first, or pass --out with the folder that holds the datasets" : `pass --repo with one of: ${repos.join(", ")}`,
   });
 }
 

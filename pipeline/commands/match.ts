@@ -68,12 +68,9 @@ async function readIndexBeside(dir: string): Promise<string[] | null> {
   }
 }
 
+/** A version's envelopes; the reader's errors name the damaged file and the remedy. */
 async function readEnvelopes(dir: string): Promise<Envelope[]> {
-  try {
-    return [...(await readVersion(dir)).envelopes];
-  } catch (error) {
-    throw new PipelineError("E_INPUT", `could not read the dataset in ${dir}: ${(error as Error).message}`, { hint: "point --version at a folder holding manifest.json and records.jsonl" });
-  }
+  return [...(await readVersion(dir)).envelopes];
 }
 
 async function isDir(p: string): Promise<boolean> {
