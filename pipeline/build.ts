@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import { composePattern, slugify } from "./message.js";
 import type { CatalogRecord, Envelope, Occurrence } from "./schema-types.generated.js";
+import { errorTypeOf } from "./sources/returned.js";
 import type { Site } from "./types.js";
 
 export interface BuildInput {
@@ -31,15 +32,24 @@ export interface BuildInput {
   readonly reuse?: (id: string, sites: readonly Site[]) => Envelope | undefined;
 }
 
-/** The sites with a runtime message, by pattern (one group per record), each in source order. Pure. */
+/**
+ * What makes sites one record: a panic's pattern; a returned error's pattern with its class
+ * (two error types that display the same text are two errors). `runtime` must be set. Pure.
+ */
+export function recordKey(site: Pick<Site, "kind" | "runtime" | "errorClass">): string {
+  const pattern = composePattern(site.runtime!);
+  return errorTypeOf(site.kind) === "panic" ? pattern : `error\0${site.errorClass ?? ""}\0${pattern}`;
+}
+
+/** The sites with a runtime message, by `recordKey` (one group per record), each in source order. Pure. */
 export function groupSites(sites: readonly Site[]): Map<string, Site[]> {
   const groups = new Map<string, Site[]>();
   for (const site of [...sites].sort(bySourceOrder)) {
     if (site.runtime === null) continue;
-    const pattern = composePattern(site.runtime);
-    const group = groups.get(pattern);
+    const key = recordKey(site);
+    const group = groups.get(key);
     if (group) group.push(site);
-    else groups.set(pattern, [site]);
+    else groups.set(key, [site]);
   }
   return groups;
 }
@@ -66,9 +76,12 @@ export function buildEnvelopes(input: BuildInput): Envelope[] {
   // Note: a file holds many records' first sites; it is split into lines once.
   const lines = new Map<string, string[]>();
   const linesOf = (path: string) => lines.get(path) ?? lines.set(path, splitLines(input.textOf(path))).get(path)!;
-  for (const [pattern, sites] of input.groups) {
+  for (const sites of input.groups.values()) {
     const first = sites[0]!;
-    const id = recordId(input.repo, "panic", pattern);
+    const pattern = composePattern(first.runtime!);
+    const errorType = errorTypeOf(first.kind);
+    const errorClass = first.errorClass ?? null;
+    const id = recordId(input.repo, errorType, pattern, errorClass);
     const before = input.reuse?.(id, sites);
     if (before !== undefined) {
       envelopes.push(atCommit(before, input));
@@ -82,8 +95,8 @@ export function buildEnvelopes(input: BuildInput): Envelope[] {
       errorCode: null,
       errorMessage: first.message ?? "",
       messagePattern: pattern,
-      errorType: "panic",
-      errorClass: null,
+      errorType,
+      errorClass,
       httpStatus: null,
       severity: "error",
       filePath: first.path,
@@ -190,9 +203,12 @@ function sameFields(a: CatalogRecord, b: CatalogRecord): boolean {
   return true;
 }
 
-/** 16 hex of SHA-256 over repo, error type and pattern: stable while the code moves around. */
-export function recordId(repo: string, errorType: string, pattern: string): string {
-  return createHash("sha256").update(`${repo}\0${errorType}\0${pattern}`).digest("hex").slice(0, 16);
+/**
+ * 16 hex of SHA-256 over repo, error type, pattern and, for a returned error that has one, its
+ * class: stable while the code moves around.
+ */
+export function recordId(repo: string, errorType: string, pattern: string, errorClass: string | null = null): string {
+  return createHash("sha256").update(`${repo}\0${errorType}\0${pattern}${errorClass === null ? "" : `\0${errorClass}`}`).digest("hex").slice(0, 16);
 }
 
 /** The lines of a text, without their ends; a final line end starts no further line. */

@@ -7,11 +7,10 @@
  * taken where path and blob match, each fresh result handed to the cache writer in tree order.
  */
 import { type ResourceLimits, Worker } from "node:worker_threads";
-import { type Excerpt, excerptOfText } from "./build.js";
+import { type Excerpt, excerptOfText, recordKey } from "./build.js";
 import { type CacheWriter, cached, type ExtractCache } from "./cache.js";
 import { inCatalogue } from "./counts.js";
 import { PipelineError } from "./errors.js";
-import { composePattern } from "./message.js";
 import type { BlobReader, TreeEntry } from "./read.js";
 import { lineStartsOf } from "./tree-view.js";
 import { candidateHits, type ExtractOptions, type Extraction, extractFile, extractUnparsed, LIBRARY_ONLY, startFile } from "./extract.js";
@@ -340,7 +339,7 @@ export async function extractTree(
     let starts: number[] | undefined;
     for (const s of r.sites) {
       if (s.facts == null || s.runtime === null) continue;
-      const pattern = composePattern(s.runtime);
+      const pattern = recordKey(s);
       const known = firsts.get(pattern);
       if (known !== undefined && (known.at < at || (known.at === at && known.line <= s.line))) continue;
       starts ??= lineStartsOf(text);
@@ -419,13 +418,13 @@ export async function extractTree(
  * What the run keeps of a site of the file at `path` once the cache file has it whole: no facts (a
  * record's first site gets its facts back from the file), and for a site that can never be
  * catalogued (test, bench or example code, unless catalogued), only what the counts read: its
- * message and runtime parts go.
+ * message, runtime parts and error class go.
  * Note: most sites are test code; so memory grows with the tree by a small object per site. Its
  * strings are shared: a site copied from a thread has copies of its own of its kind, path and
- * context. Its message and runtime parts are copied, as they may be slices of the file's text.
+ * context. Its message, runtime parts and error class are copied, as they may be slices of the file's text.
  */
 function keptOf(site: Site, includeTestCode: boolean, path: string): Site {
-  const { message, runtime } = inCatalogue(site, includeTestCode) && (site.message !== null || site.runtime !== null) ? structuredClone({ message: site.message, runtime: site.runtime }) : { message: null, runtime: null };
+  const { message, runtime, errorClass } = inCatalogue(site, includeTestCode) && (site.message !== null || site.runtime !== null) ? structuredClone({ message: site.message, runtime: site.runtime, errorClass: site.errorClass }) : { message: null, runtime: null, errorClass: null };
   return {
     kind: shared(site.kind),
     path,
@@ -437,6 +436,7 @@ function keptOf(site: Site, includeTestCode: boolean, path: string): Site {
     runtime,
     skip: site.skip === null ? null : shared(site.skip),
     facts: null,
+    ...(errorClass == null ? {} : { errorClass }),
   };
 }
 

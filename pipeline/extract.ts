@@ -12,9 +12,10 @@
  * `readSite`), and for the callers a site's facts name (`callersOf`).
  */
 import { callersOf, forgetIndexedWords, siteFacts } from "./analyze/facts.js";
+import { recordKey } from "./build.js";
 import { chain, type Hit, type Item, type Layout, layoutOf, type Spot } from "./layout.js";
-import { composePattern } from "./message.js";
 import { contextOfPath, isTestAttribute, MACRO_RULES, METHOD_RULES, type Rule, STD_PATHS, TEST_WORDS } from "./rust/index.js";
+import { isReturnedName, RETURNED_CANDIDATE, returnedHit, returnedReader } from "./sources/returned.js";
 import { codeAt, isAsciiWord, isSpace, readDelimited, skipTrivia, splitArgs, tokenize, type Token } from "./tokens.js";
 import { type FlatTree, type ParseTree, parseTree, type Range } from "./parse.js";
 import { Lines, namedChildSpans, TreeView, type ViewNode } from "./tree-view.js";
@@ -24,19 +25,23 @@ import type { FileSites, MessagePart, Site, SiteContext, SiteFacts } from "./typ
 export { isTestAttribute } from "./rust/index.js";
 
 /** Bumped whenever extraction can give other sites for the same text (it keys the cache). */
-export const EXTRACTOR_VERSION = 10;
+export const EXTRACTOR_VERSION = 11;
 
 const MACRO_NAMES = [...MACRO_RULES.keys()].sort((a, b) => b.length - a.length);
-const CANDIDATE = new RegExp(`\\b(${MACRO_NAMES.join("|")})\\s*!|\\.\\s*(${[...METHOD_RULES.keys()].join("|")})\\s*\\(`, "dg");
+const CANDIDATE = new RegExp(`\\b(${MACRO_NAMES.join("|")})\\s*!|\\.\\s*(${[...METHOD_RULES.keys()].join("|")})\\s*\\(|${RETURNED_CANDIDATE}`, "dg");
 
 /** Nodes whose text is never code. */
 const NOT_CODE = new Set(["line_comment", "block_comment", "doc_comment", "string_literal", "raw_string_literal", "string_content", "char_literal", "escape_sequence"]);
 
-/** Where the text scan finds candidates, in order: a text without any needs no parse. */
+/** Where the text scan finds candidates (of panics, and of returned errors: sources/returned.ts), in order: a text without any needs no parse. */
 export function candidateHits(text: string): Hit[] {
   const hits: Hit[] = [];
   CANDIDATE.lastIndex = 0;
   for (let m = CANDIDATE.exec(text); m !== null; m = CANDIDATE.exec(text)) {
+    if (m[1] === undefined && m[2] === undefined) {
+      hits.push(returnedHit(m, 3));
+      continue;
+    }
     const macro = m[1] !== undefined;
     hits.push({ at: m.indices![macro ? 1 : 2]![0], name: (macro ? m[1] : m[2])!, macro });
   }
@@ -87,19 +92,21 @@ export function startFile(file: { readonly path: string; readonly blob: string; 
   const layout = layoutOf(text, hits, isTestAttribute);
   const lines = new Lines(text);
   const lexContext = pathContext === "library" && layout.innerTest ? "test" : pathContext;
+  const contextOf = (spot: Spot): SiteContext => (lexContext === "library" && chain(spot.item).some((item) => item.test) ? "test" : lexContext);
   // Note: by default tree-sitter reads only the items of the sites that take facts; the lexer's
-  //   sites (`lexSite` mirrors `readSite`) stand for all others.
-  const lexed = options.includeTestCode ? null : layout.spots.map((spot) => lexSite(file.path, text, lines, ruleOf(spot), spot, lexContext === "library" && chain(spot.item).some((item) => item.test) ? "test" : lexContext));
+  //   sites (`lexSite` mirrors `readSite`) stand for all others. Returned errors are always read
+  //   by the lexer (sources/returned.ts); the tree adds their facts.
+  const readReturned = returnedReader(file.path, text, lines);
+  const lexed = layout.spots.map((spot) => (isReturnedName(spot.name) ? readReturned(spot, contextOf(spot)) : options.includeTestCode ? null : lexSite(file.path, text, lines, ruleOf(spot), spot, contextOf(spot))));
   const takesFacts = oncePerMessage(options);
-  const treeSpots =
-    lexed === null
-      ? null
-      : new Set(
-          layout.spots.filter((_, k) => {
-            const site = lexed[k];
-            return site != null && site.runtime !== null && takesFacts(site.runtime, site.context);
-          }),
-        );
+  const treeSpots = options.includeTestCode
+    ? null
+    : new Set(
+        layout.spots.filter((_, k) => {
+          const site = lexed[k];
+          return site != null && site.runtime !== null && takesFacts(site, site.context);
+        }),
+      );
   const tree = treeSpots === null ? parse(text) : treeSpots.size > 0 ? parse(text, rangesOf(layout, new Set([...treeSpots].flatMap((spot) => spot.item ?? [])), lines)) : null;
   return {
     tree,
@@ -110,7 +117,8 @@ export function startFile(file: { readonly path: string; readonly blob: string; 
       const needsFacts = oncePerMessage(options);
       const sites: Site[] = [];
       layout.spots.forEach((spot, k) => {
-        const site = treeSpots === null || treeSpots.has(spot) ? readSite(file.path, view!, ruleOf(spot), spot.at, treeContext, needsFacts, callers) : lexed![k]!;
+        const toTree = treeSpots === null || treeSpots.has(spot);
+        const site = isReturnedName(spot.name) ? returnedWithFacts(lexed[k]!, view, toTree, needsFacts, spot, callers) : toTree ? readSite(file.path, view!, ruleOf(spot), spot.at, treeContext, needsFacts, callers) : lexed[k]!;
         if (site !== null) sites.push(site);
       });
       forgetIndexedWords();
@@ -204,23 +212,35 @@ function mayHaveInnerTestAttribute(view: TreeView): boolean {
 
 const INNER_AT = /#\s*!/y;
 
-/** Whether a site with this runtime message and context gets facts (asked once per site, in source order). */
-type NeedsFacts = (runtime: readonly MessagePart[], context: SiteContext) => boolean;
+/** Whether a site with a runtime message, in this context, gets facts (asked once per site, in source order). */
+type NeedsFacts = (site: Pick<Site, "kind" | "runtime" | "errorClass">, context: SiteContext) => boolean;
 
 /**
- * Which sites of a file get facts: the first of each runtime message in a catalogued context.
+ * Which sites of a file get facts: the first of each record (`recordKey`: a runtime message, and
+ * a returned error's class) in a catalogued context.
  * Note: only a record's first site lends it facts, and a later site of the file with the same
  *   runtime message (the same record) is never its first: the facts of those are not gathered.
  */
 function oncePerMessage(options: ExtractOptions): NeedsFacts {
   const seen = new Set<string>();
-  return (runtime, context) => {
+  return (site, context) => {
     if (!options.includeTestCode && context !== "library") return false;
-    const pattern = composePattern(runtime);
-    if (seen.has(pattern)) return false;
-    seen.add(pattern);
+    const key = recordKey(site);
+    if (seen.has(key)) return false;
+    seen.add(key);
     return true;
   };
+}
+
+/**
+ * A returned error's site (as the lexer read it) with the facts the syntax tree proves of it,
+ * when its item was parsed for them (`toTree`) and it takes facts; as it is otherwise.
+ */
+function returnedWithFacts(site: Site | null, view: TreeView | null, toTree: boolean, needsFacts: NeedsFacts, spot: Spot, callers: (name: string) => readonly string[]): Site | null {
+  if (site === null || view === null || !toTree || site.runtime === null || !needsFacts(site, site.context)) return site;
+  const node = view.path(spot.at, spot.at + spot.name.length);
+  if (node.start !== spot.at || node.text !== spot.name) return site;
+  return { ...site, facts: siteFacts(view.chain(node), { name: spot.name, check: null, debugOnly: false }, null, callers) };
 }
 
 function readSite(path: string, view: TreeView, rule: Rule, at: number, fileContext: SiteContext, needsFacts: NeedsFacts, callers: (name: string) => readonly string[]): Site | null {
@@ -242,7 +262,7 @@ function readSite(path: string, view: TreeView, rule: Rule, at: number, fileCont
     if (testAttributes && context === "library" && hasTestAttribute(a)) context = "test";
   }
   if (rule.syntax === "macro" && !stdMacro(text, codeBefore(view, at), at)) return null;
-  return siteAt(path, text, view.lines, rule, at, inTokenTree, context, (runtime, args) => (needsFacts(runtime, context) ? siteFacts(chain, rule, args, callers) : null));
+  return siteAt(path, text, view.lines, rule, at, inTokenTree, context, (runtime, args) => (needsFacts({ kind: rule.id, runtime }, context) ? siteFacts(chain, rule, args, callers) : null));
 }
 
 /**
