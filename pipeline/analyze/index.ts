@@ -65,24 +65,26 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
   });
 
   // Records by function (file + the function's line) and by file, for same-function facts and related ids.
+  // Note: a record's peers and related records are of its own error type: a panic's are panics,
+  //   a returned error's are returned errors.
   const byFunction = new Map<string, number[]>();
   const byFile = new Map<string, number[]>();
   input.envelopes.forEach((e, i) => {
     const fn = factsOf[i]!.function;
-    if (fn !== undefined) push(byFunction, `${e.record.filePath}\0${fn.line}`, i);
-    push(byFile, e.record.filePath, i);
+    if (fn !== undefined) push(byFunction, `${e.record.errorType}\0${e.record.filePath}\0${fn.line}`, i);
+    push(byFile, `${e.record.errorType}\0${e.record.filePath}`, i);
   });
-  const similar = similarity(input.envelopes.map((e) => e.record.errorMessage));
+  const similar = similarity(input.envelopes.map((e) => e.record.errorMessage), input.envelopes.map((e) => e.record.errorType));
 
   let carried = 0;
   const envelopes = input.envelopes.map((e, i) => {
     const site = factsOf[i]!;
-    const fnKey = site.function === undefined ? null : `${e.record.filePath}\0${site.function.line}`;
+    const fnKey = site.function === undefined ? null : `${e.record.errorType}\0${e.record.filePath}\0${site.function.line}`;
     const same = (fnKey === null ? [] : byFunction.get(fnKey)!).filter((j) => j !== i).sort((a, b) => input.envelopes[a]!.record.lineNumber - input.envelopes[b]!.record.lineNumber);
     const peers: Peer[] = same.map((j) => ({ id: input.envelopes[j]!.record.id, message: input.envelopes[j]!.record.errorMessage }));
     const related: number[] = [...same];
     const line = e.record.lineNumber;
-    const file = byFile.get(e.record.filePath)!.filter((j) => j !== i && !related.includes(j)).sort((a, b) => Math.abs(input.envelopes[a]!.record.lineNumber - line) - Math.abs(input.envelopes[b]!.record.lineNumber - line) || a - b);
+    const file = byFile.get(`${e.record.errorType}\0${e.record.filePath}`)!.filter((j) => j !== i && !related.includes(j)).sort((a, b) => Math.abs(input.envelopes[a]!.record.lineNumber - line) - Math.abs(input.envelopes[b]!.record.lineNumber - line) || a - b);
     related.push(...file.slice(0, RELATED));
     for (const j of similar(i)) if (related.length < RELATED && !related.includes(j)) related.push(j);
     const relatedIds = related.slice(0, RELATED).map((j) => input.envelopes[j]!.record.id);
@@ -176,11 +178,12 @@ export function keepTimes(envelopes: readonly Envelope[], previous: ReadonlyMap<
 }
 
 /**
- * Ranks the other messages by shared words (weighted by rarity), best first, ties by index.
+ * Ranks the other messages of the same group by shared words (weighted by rarity in the group),
+ * best first, ties by index.
  * Note: an inverted index over words seen in at most 50 messages keeps this linear in practice.
  */
-function similarity(messages: readonly string[]): (i: number) => number[] {
-  const words = messages.map((m) => [...new Set((m.toLowerCase().match(/[a-z][a-z0-9_]{2,}/g) ?? []).filter((w) => !COMMON.has(w)))]);
+function similarity(messages: readonly string[], groups: readonly string[]): (i: number) => number[] {
+  const words = messages.map((m, i) => [...new Set((m.toLowerCase().match(/[a-z][a-z0-9_]{2,}/g) ?? []).filter((w) => !COMMON.has(w)))].map((w) => `${groups[i]}\0${w}`));
   const postings = new Map<string, number[]>();
   words.forEach((ws, i) => ws.forEach((w) => push(postings, w, i)));
   // Note: one array of scores serves every record (only the entries a record touched are reset),
