@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import { composePattern, messageKey, slugify } from "./message.js";
 import type { CatalogRecord, Envelope, Occurrence } from "./schema-types.generated.js";
+import { errorTypeOf } from "./sources/returned.js";
 import type { MessagePart, Site } from "./types.js";
 
 export interface BuildInput {
@@ -33,11 +34,16 @@ export interface BuildInput {
 
 /**
  * What identifies the record of a site, or null when it has none: its runtime text's parts
- * (`messageKey`: literal text, holes, std's words), or for a site without text of its own its
- * kind, place (file and enclosing items, so it survives line moves) and std's text. Pure.
+ * (`messageKey`: literal text, holes, std's words), with a returned error's class; or for a site
+ * without text of its own its kind, place (file and enclosing items, so it survives line moves)
+ * and std's text. Pure.
  */
 export function recordKey(site: Site): string | null {
-  if (site.runtime !== null) return messageKey(site.runtime);
+  if (site.runtime !== null) {
+    const text = messageKey(site.runtime);
+    // Note: two error types that display the same text are two errors.
+    return errorTypeOf(site.kind) === "panic" ? text : `error\0${site.errorClass ?? ""}\0${text}`;
+  }
   if (site.place == null) return null;
   return `${site.kind}\0${site.path}\0${site.owner ?? ""}\0${messageKey(site.place.runtime)}`;
 }
@@ -99,7 +105,9 @@ export function buildEnvelopes(input: BuildInput): Envelope[] {
   for (const sites of input.groups.values()) {
     const first = sites[0]!;
     const pattern = composePattern(recordParts(first)!);
-    const id = recordId(input.repo, "panic", recordKey(first)!);
+    const errorType = errorTypeOf(first.kind);
+    const errorClass = first.errorClass ?? null;
+    const id = recordId(input.repo, errorType, recordKey(first)!);
     const before = input.reuse?.(id, sites);
     if (before !== undefined) {
       envelopes.push(atCommit(before, input));
@@ -113,8 +121,8 @@ export function buildEnvelopes(input: BuildInput): Envelope[] {
       errorCode: null,
       errorMessage: recordMessage(first),
       messagePattern: pattern,
-      errorType: "panic",
-      errorClass: null,
+      errorType,
+      errorClass,
       httpStatus: null,
       severity: "error",
       filePath: first.path,

@@ -418,17 +418,17 @@ export async function extractTree(
  * What the run keeps of a site of the file at `path` once the cache file has it whole: no facts (a
  * record's first site gets its facts back from the file), and for a site that can never be
  * catalogued (test, bench or example code, unless catalogued), only what the counts read: its
- * message and runtime parts go.
+ * message, runtime parts and error class go.
  * Note: most sites are test code; so memory grows with the tree by a small object per site. Its
  * strings are shared: a site copied from a thread has copies of its own of its kind, path and
- * context. Its message and runtime parts are copied, as they may be slices of the file's text.
+ * context. Its message, runtime parts and error class are copied, as they may be slices of the file's text.
  */
 function keptOf(site: Site, includeTestCode: boolean, path: string): Site {
-  const { message, runtime, place, owner } =
+  const { message, runtime, place, owner, errorClass } =
     inCatalogue(site, includeTestCode) && (site.message !== null || site.runtime !== null || site.place != null)
-      ? structuredClone({ message: site.message, runtime: site.runtime, place: site.place ?? null, owner: site.owner ?? "" })
+      ? structuredClone({ message: site.message, runtime: site.runtime, place: site.place ?? null, owner: site.owner ?? "", errorClass: site.errorClass })
       : // Note: that a site has a place's record is what its count reads (`siteCounts`), not the place's text.
-        { message: null, runtime: null, place: site.place == null ? null : SOME_PLACE, owner: "" };
+        { message: null, runtime: null, place: site.place == null ? null : SOME_PLACE, owner: "", errorClass: null };
   return {
     kind: shared(site.kind),
     path,
@@ -442,6 +442,7 @@ function keptOf(site: Site, includeTestCode: boolean, path: string): Site {
     place,
     owner,
     facts: null,
+    ...(errorClass == null ? {} : { errorClass }),
   };
 }
 

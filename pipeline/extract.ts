@@ -15,6 +15,7 @@ import { callersOf, forgetIndexedWords, siteFacts } from "./analyze/facts.js";
 import { recordKey } from "./build.js";
 import { chain, type Hit, type Item, type Layout, layoutOf, type Spot } from "./layout.js";
 import { contextOfPath, isTestAttribute, MACRO_RULES, METHOD_RULES, type Rule, STD_PATHS, TEST_WORDS } from "./rust/index.js";
+import { isReturnedName, RETURNED_CANDIDATE, returnedHit, returnedReader } from "./sources/returned.js";
 import { codeAt, isAsciiWord, isSpace, readDelimited, skipTrivia, splitArgs, tokenize, type Token } from "./tokens.js";
 import { type FlatTree, type ParseTree, parseTree, type Range } from "./parse.js";
 import { Lines, namedChildSpans, TreeView, type ViewNode } from "./tree-view.js";
@@ -27,16 +28,20 @@ export { isTestAttribute } from "./rust/index.js";
 export const EXTRACTOR_VERSION = 11;
 
 const MACRO_NAMES = [...MACRO_RULES.keys()].sort((a, b) => b.length - a.length);
-const CANDIDATE = new RegExp(`\\b(${MACRO_NAMES.join("|")})\\s*!|\\.\\s*(${[...METHOD_RULES.keys()].join("|")})\\s*\\(`, "dg");
+const CANDIDATE = new RegExp(`\\b(${MACRO_NAMES.join("|")})\\s*!|\\.\\s*(${[...METHOD_RULES.keys()].join("|")})\\s*\\(|${RETURNED_CANDIDATE}`, "dg");
 
 /** Nodes whose text is never code. */
 const NOT_CODE = new Set(["line_comment", "block_comment", "doc_comment", "string_literal", "raw_string_literal", "string_content", "char_literal", "escape_sequence"]);
 
-/** Where the text scan finds candidates, in order: a text without any needs no parse. */
+/** Where the text scan finds candidates (of panics, and of returned errors: sources/returned.ts), in order: a text without any needs no parse. */
 export function candidateHits(text: string): Hit[] {
   const hits: Hit[] = [];
   CANDIDATE.lastIndex = 0;
   for (let m = CANDIDATE.exec(text); m !== null; m = CANDIDATE.exec(text)) {
+    if (m[1] === undefined && m[2] === undefined) {
+      hits.push(returnedHit(m, 3));
+      continue;
+    }
     const macro = m[1] !== undefined;
     hits.push({ at: m.indices![macro ? 1 : 2]![0], name: (macro ? m[1] : m[2])!, macro });
   }
@@ -87,20 +92,22 @@ export function startFile(file: { readonly path: string; readonly blob: string; 
   const layout = layoutOf(text, hits, isTestAttribute);
   const lines = new Lines(text);
   const lexContext = pathContext === "library" && layout.innerTest ? "test" : pathContext;
+  const contextOf = (spot: Spot): SiteContext => (lexContext === "library" && chain(spot.item).some((item) => item.test) ? "test" : lexContext);
   // Note: by default tree-sitter reads only the items of the sites that take facts; the lexer's
-  //   sites (`lexSite` mirrors `readSite`) stand for all others.
-  const lexed = options.includeTestCode ? null : layout.spots.map((spot) => lexSite(file.path, text, lines, ruleOf(spot), spot, lexContext === "library" && chain(spot.item).some((item) => item.test) ? "test" : lexContext));
+  //   sites (`lexSite` mirrors `readSite`) stand for all others. Returned errors are always read
+  //   by the lexer (sources/returned.ts); the tree adds their facts.
+  const readReturned = returnedReader(file.path, text, lines);
+  const lexed = layout.spots.map((spot) => (isReturnedName(spot.name) ? readReturned(spot, contextOf(spot)) : options.includeTestCode ? null : lexSite(file.path, text, lines, ruleOf(spot), spot, contextOf(spot))));
   const takesFacts = oncePerMessage(options);
-  const treeSpots =
-    lexed === null
-      ? null
-      : new Set(
-          layout.spots.filter((_, k) => {
-            const site = lexed[k];
-            const key = site == null ? null : recordKey(site);
-            return key !== null && takesFacts(key, site!.context);
-          }),
-        );
+  const treeSpots = options.includeTestCode
+    ? null
+    : new Set(
+        layout.spots.filter((_, k) => {
+          const site = lexed[k];
+          const key = site == null ? null : recordKey(site);
+          return key !== null && takesFacts(key, site!.context);
+        }),
+      );
   const tree = treeSpots === null ? parse(text) : treeSpots.size > 0 ? parse(text, rangesOf(layout, new Set([...treeSpots].flatMap((spot) => spot.item ?? [])), lines)) : null;
   return {
     tree,
@@ -111,7 +118,8 @@ export function startFile(file: { readonly path: string; readonly blob: string; 
       const needsFacts = oncePerMessage(options);
       const sites: Site[] = [];
       layout.spots.forEach((spot, k) => {
-        const site = treeSpots === null || treeSpots.has(spot) ? readSite(file.path, view!, ruleOf(spot), spot, treeContext, needsFacts, callers) : lexed![k]!;
+        const toTree = treeSpots === null || treeSpots.has(spot);
+        const site = isReturnedName(spot.name) ? returnedWithFacts(lexed[k]!, view, toTree, needsFacts, spot, callers) : toTree ? readSite(file.path, view!, ruleOf(spot), spot, treeContext, needsFacts, callers) : lexed[k]!;
         if (site !== null) sites.push(site);
       });
       forgetIndexedWords();
@@ -221,6 +229,17 @@ function oncePerMessage(options: ExtractOptions): NeedsFacts {
     seen.add(key);
     return true;
   };
+}
+
+/**
+ * A returned error's site (as the lexer read it) with the facts the syntax tree proves of it,
+ * when its item was parsed for them (`toTree`) and it takes facts; as it is otherwise.
+ */
+function returnedWithFacts(site: Site | null, view: TreeView | null, toTree: boolean, needsFacts: NeedsFacts, spot: Spot, callers: (name: string) => readonly string[]): Site | null {
+  if (site === null || view === null || !toTree || site.runtime === null || !needsFacts(recordKey(site)!, site.context)) return site;
+  const node = view.path(spot.at, spot.at + spot.name.length);
+  if (node.start !== spot.at || node.text !== spot.name) return site;
+  return { ...site, facts: siteFacts(view.chain(node), { name: spot.name, check: null, debugOnly: false }, null, callers) };
 }
 
 function readSite(path: string, view: TreeView, rule: Rule, spot: Spot, fileContext: SiteContext, needsFacts: NeedsFacts, callers: (name: string) => readonly string[]): Site | null {

@@ -203,7 +203,7 @@ export interface DiffReworded {
 
 /** One line of a dataset: a record with every place its message is raised. */
 export interface Envelope {
-  /** The catalogued panic. */
+  /** The catalogued panic or returned error. */
   record: CatalogRecord;
   /** Every site that raises the record's message; the first is the record's own location. */
   occurrences: Occurrence[];
@@ -223,14 +223,14 @@ export interface Occurrence {
   lineNumber: number;
   /** Permalink to the site at the analysed commit: one line (`#L12`) or a range (`#L3-L21`). */
   githubUrl: string;
-  /** Which panic construct raises the message. */
+  /** Which construct raises the message: a panic's, or the one that makes a returned error's text. */
   kind: SiteKind;
   /** Where the site's code lives. */
   context: SiteContext;
 }
 
 
-/** The stable ids of the panic kinds: macros (`panic!`, `assert_eq!` as `assert-eq`, …) and methods (`.expect`, `.expect_err`). */
+/** The stable ids of the site kinds. Panics: macros (`panic!`, `assert_eq!` as `assert-eq`, …) and methods (`.expect`, `.expect_err`). Returned errors: `error-attribute` (thiserror's `#[error("…")]`), `display-impl` (a write in `impl Display for` an error type), `err-return` (`Err(<text>)`), `ok-or` (`.ok_or(<text>)`, `.ok_or_else(|| <text>)`), `map-err` (`.map_err(|e| <text>)`). */
 export type SiteKind =
   | "panic"
   | "unreachable"
@@ -243,7 +243,12 @@ export type SiteKind =
   | "debug-assert-eq"
   | "debug-assert-ne"
   | "expect"
-  | "expect-err";
+  | "expect-err"
+  | "error-attribute"
+  | "display-impl"
+  | "err-return"
+  | "ok-or"
+  | "map-err";
 
 /** Where a site's code lives, by the conventions of Cargo and rustc. */
 export type SiteContext =
@@ -506,7 +511,7 @@ export type SkipReason =
 /** Sites per reason they got no record of their own; reasons with no site are left out. */
 export type ReasonCounts = Partial<Record<SkipReason, number>>;
 
-/** One catalogued panic site (schema v2): a distinct runtime message of a Rust repository at a pinned commit, with where it is raised and how to avoid it. */
+/** One catalogued panic or returned error (schema v2): a distinct runtime message of a Rust repository at a pinned commit, with where it is raised and how to avoid or handle it. */
 export interface CatalogRecord {
   /** Stable record id: 16 lowercase hex digits. */
   id: string;
@@ -514,23 +519,23 @@ export interface CatalogRecord {
   repo: string;
   /** URL-friendly name: lowercase kebab-case words, then `-` and the first 6 hex digits of the id. */
   slug: string;
-  /** Always null: Rust panics carry no error code. */
+  /** Always null: Rust panics and error values carry no error code. */
   errorCode: null;
   /** The message as the user sees it at run time; placeholders of formatted messages are kept verbatim. */
   errorMessage: string;
   /** A regular expression (JavaScript syntax) that matches the runtime message, with holes for the formatted parts. */
   messagePattern: string;
-  /** The kind of failure; only panics are catalogued. */
-  errorType: "panic";
-  /** Always null: panics have no exception class. */
-  errorClass: null;
-  /** Always null: panics have no HTTP status. */
+  /** The kind of failure: `panic` (the thread unwinds or the process aborts), or `error` (an error value returned to the caller, whose Display text the pattern matches). */
+  errorType: "panic" | "error";
+  /** For an `error`, the variant or type the text belongs to (`DataError::TypeMismatch`, a struct's name), whose name heads the error's Debug form; null for a bare string (`String`, `&str`, or a boxed error made from one) and for every panic. */
+  errorClass: string | null;
+  /** Always null: panics and error values have no HTTP status. */
   httpStatus: null;
   /** How serious hitting the site is for a user. */
   severity: "error" | "warning";
   /** Path of the source file, relative to the repository root, with `/` separators. */
   filePath: string;
-  /** 1-based line of the panic site. */
+  /** 1-based line of the site: the panic, or where the error's text is written. */
   lineNumber: number;
   /** The source lines sourceCodeStart..sourceCodeEnd around the site. */
   sourceCode: string;

@@ -35,7 +35,7 @@ export interface SourceFile {
   readonly text: string;
 }
 
-/** A panic site as the syntax tree shows it: no I/O, no clock. */
+/** A site as the syntax tree shows it (a panic, or where a returned error's text is written): no I/O, no clock. */
 export interface Site {
   readonly kind: SiteKind;
   readonly path: string;
@@ -66,6 +66,11 @@ export interface Site {
    * Note: optional so that sites made elsewhere (tests, older caches) stay valid; analyze treats absent as empty.
    */
   readonly facts?: SiteFacts | null;
+  /**
+   * A returned error's variant or type (`DataError::TypeMismatch`), its record's `errorClass`;
+   * null or absent for a bare string and for every panic.
+   */
+  readonly errorClass?: string | null;
 }
 
 /** What extraction yields for one file. */

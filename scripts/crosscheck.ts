@@ -1,8 +1,9 @@
 /**
  * An independent cross-check of extraction on a real repository: `git grep` with one regex per
- * panic kind finds the candidate lines, and this script's own rules (a small scanner for
- * comments and strings, std paths, `macro_rules!` matchers, test attributes and Cargo's layout)
- * decide which are non-test sites. It then runs the pipeline's extraction on the same tree and
+ * site kind finds the candidate lines, and this script's own rules (a small scanner for
+ * comments and strings, std paths, `macro_rules!` matchers, test attributes and Cargo's layout;
+ * for returned errors, regexes over the call's text with its strings stood in for) decide which
+ * are non-test sites. It then runs the pipeline's extraction on the same tree and
  * prints both counts and every difference, with the line's text, for a reader to explain.
  *
  * Run: `node dist/scripts/crosscheck.js --git-dir <repo or mirror> --sha <40 hex> [--json]`.
@@ -17,8 +18,11 @@ import { applyTestModules, extractFile } from "../pipeline/extract.js";
 import { readTree } from "../pipeline/read.js";
 import type { FileSites, SiteKind } from "../pipeline/types.js";
 
-/** One regex per kind (PCRE, for `git grep -P`), and how the name is written. */
-const KINDS: readonly { kind: SiteKind; regex: string }[] = [
+/**
+ * One regex per kind (PCRE, for `git grep -P`; a returned error's, JavaScript's too); the name is
+ * the kind's with `_` for `-`, unless `name` says.
+ */
+const KINDS: readonly { kind: SiteKind; regex: string; name?: RegExp }[] = [
   { kind: "panic", regex: String.raw`\bpanic\s*!` },
   { kind: "unreachable", regex: String.raw`\bunreachable\s*!` },
   { kind: "todo", regex: String.raw`\btodo\s*!` },
@@ -31,7 +35,15 @@ const KINDS: readonly { kind: SiteKind; regex: string }[] = [
   { kind: "debug-assert-ne", regex: String.raw`\bdebug_assert_ne\s*!` },
   { kind: "expect", regex: String.raw`\.\s*expect\s*\(|^\s*expect\s*\(` },
   { kind: "expect-err", regex: String.raw`\.\s*expect_err\s*\(|^\s*expect_err\s*\(` },
+  { kind: "error-attribute", regex: String.raw`#\s*\[\s*error\s*\(`, name: /error/ },
+  { kind: "display-impl", regex: String.raw`\bwrite(?:ln)?\s*!|\.\s*write_(?:str|fmt)\s*\(`, name: /write(?:ln|_str|_fmt)?/ },
+  { kind: "err-return", regex: String.raw`\bErr\s*\(`, name: /Err/ },
+  { kind: "ok-or", regex: String.raw`\.\s*ok_or(?:_else)?\s*\(`, name: /ok_or(?:_else)?/ },
+  { kind: "map-err", regex: String.raw`\.\s*map_err\s*\(`, name: /map_err/ },
 ];
+
+/** The kinds of returned errors: judged by `judgeReturned`. */
+const RETURNED: ReadonlySet<SiteKind> = new Set(["error-attribute", "display-impl", "err-return", "ok-or", "map-err"]);
 
 /** A candidate the grep found: file, 1-based line, 0-based UTF-16 offset of the name. */
 interface Hit {
@@ -43,7 +55,7 @@ interface Hit {
 
 /** A site as this script judges it. */
 interface Judged extends Hit {
-  readonly verdict: "site" | "comment-or-string" | "not-std" | "definition" | "matcher" | "no-call";
+  readonly verdict: "site" | "comment-or-string" | "not-std" | "definition" | "matcher" | "no-call" | "not-an-error" | "no-text" | "pattern";
   readonly test: boolean;
 }
 
@@ -271,6 +283,189 @@ function judge(hit: Hit, text: string, mask: Uint8Array, matchers: readonly [num
 }
 
 // ---------------------------------------------------------------------------------------------
+// Returned errors: the call's text, its string literals stood in for by `S`
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The text of `text[from, to)` as this script reads an expression: each `str` literal becomes
+ * `S`, a byte or C string `B`, comments and white space go, a char literal `C`.
+ */
+function shape(text: string, mask: Uint8Array, from: number, to: number): string {
+  let out = "";
+  for (let i = from; i < to; ) {
+    if (mask[i]) {
+      if (!/\s/.test(text[i]!)) out += text[i];
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < to && !mask[j]) j++;
+    const run = text.slice(i, j);
+    // A run of non-code is a literal or a comment (a literal may follow a comment in one run: rare in arguments).
+    if (/^(?:r#*)?"/.test(run)) out += "S";
+    else if (/^(?:b|c)r?#*"/.test(run)) out += "B";
+    else if (/^b?'/.test(run)) out += "C";
+    i = j;
+  }
+  return out;
+}
+
+/** Splits a shape at its top-level commas (a trailing comma adds nothing). */
+function topLevel(s: string, separator = ","): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if ("([{".includes(c)) depth++;
+    else if (")]}".includes(c)) depth--;
+    else if (c === separator && depth === 0) (parts.push(s.slice(start, i)), (start = i + 1));
+  }
+  if (start < s.length) parts.push(s.slice(start));
+  return parts;
+}
+
+/** The index of the bracket closing the one at `open` in a shape (string literals are `S` there), or -1. */
+function closing(s: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < s.length; i++) {
+    if ("([{".includes(s[i]!)) depth++;
+    else if (")]}".includes(s[i]!) && --depth === 0) return i;
+  }
+  return -1;
+}
+
+const CONVERSION = /(?:\.(?:into|to_string|to_owned|into_boxed_str)\(\))*$/;
+
+/**
+ * Whether a shape is a text made in place: `S` (with `.into()`, `.to_string()`, … after it),
+ * `format!(S…)`, `String::from(<text>)`, or a constructor `Path(…)` / `Path { f: … }` (the last
+ * segment capitalised, not `Some`, `Ok`, `Err`, `Box`, `Cow`, `Arc`, `Rc`) with exactly one text
+ * among its fields.
+ */
+function isText(s0: string): boolean {
+  const s = s0.replace(/^&+/, "").replace(CONVERSION, "");
+  if (s === "S") return true;
+  const format = /^(?:::)?(?:(?:std|alloc|core)::)?format!\(/.exec(s);
+  if (format !== null) return s[format[0].length] === "S" && closing(s, format[0].length - 1) === s.length - 1;
+  const from = /^(?:(?:std::)?string::)?String::from\(/.exec(s);
+  if (from !== null) return closing(s, from[0].length - 1) === s.length - 1 && topLevel(s.slice(from[0].length, -1)).length === 1 && isText(s.slice(from[0].length, -1));
+  const ctor = /^(?:::)?(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)([({])/.exec(s);
+  if (ctor === null || !/^[A-Z]/.test(ctor[1]!) || ["Some", "Ok", "Err", "Box", "Cow", "Arc", "Rc"].includes(ctor[1]!)) return false;
+  const open = ctor[0].length - 1;
+  if (closing(s, open) !== s.length - 1) return false;
+  const fields = topLevel(s.slice(open + 1, -1)).map((f) => (ctor[2] === "(" ? f : /^[A-Za-z_]\w*:(?!:)([\s\S]+)$/.exec(f)?.[1] ?? ""));
+  return fields.filter(isText).length === 1;
+}
+
+/** The value of a closure shape (`|e|v`, `move||v`, `|_|{…;v}`), or null when it is none. */
+function closureBody(s: string): string | null {
+  const m = /^(?:move)?(?:\|\||\|[^|]*\|)([\s\S]*)$/.exec(s);
+  if (m === null) return null;
+  let body = m[1]!;
+  if (body.startsWith("{") && closing(body, 0) === body.length - 1) body = topLevel(body.slice(1, -1), ";").at(-1) ?? "";
+  return body === "" ? null : body;
+}
+
+/** The ranges of items `keyword Name … { … }` (their keyword to their closing brace). */
+function blocks(text: string, mask: Uint8Array, head: RegExp): { start: number; open: number; close: number; m: RegExpExecArray }[] {
+  const out: { start: number; open: number; close: number; m: RegExpExecArray }[] = [];
+  head.lastIndex = 0;
+  for (let m = head.exec(text); m !== null; m = head.exec(text)) {
+    if (!mask[m.index]) continue;
+    let open = m.index + m[0].length;
+    while (open < text.length && !(mask[open] && (text[open] === "{" || text[open] === ";"))) open++;
+    if (text[open] !== "{") continue;
+    const close = matching(text, mask, open);
+    if (close > 0) out.push({ start: m.index, open, close, m });
+  }
+  return out;
+}
+
+/** The attributes and doc comments right before `at`, as text (where a `derive` would be). */
+function attributesBefore(text: string, at: number): string {
+  const before = text.slice(Math.max(0, at - 2000), at);
+  return /(?:\s*(?:#\s*\[[^\]]*(?:\[[^\]]*\][^\]]*)*\]|\/\/[^\n]*|pub(?:\s*\([^)]*\))?))*\s*$/.exec(before)?.[0] ?? "";
+}
+
+/** True when the attributes before an item derive `Error` (`#[derive(Debug, thiserror::Error)]`). */
+function derivesError(text: string, at: number): boolean {
+  return /#\s*\[\s*derive\s*\([^)]*\bError\s*[,)]/.test(attributesBefore(text, at));
+}
+
+/** What one file's returned-error candidates are judged against, read once per file. */
+interface ReturnedContext {
+  readonly types: ReturnType<typeof blocks>;
+  readonly displays: ReturnType<typeof blocks>;
+  readonly fmts: ReturnType<typeof blocks>;
+  readonly errorImpls: ReadonlySet<string>;
+}
+
+function returnedContext(text: string, mask: Uint8Array): ReturnedContext {
+  return {
+    types: blocks(text, mask, /\b(enum|struct)\s+([A-Za-z_]\w*)/g),
+    displays: blocks(text, mask, /\bimpl\b(?:\s*<[^{;]*?>)?\s*((?:::)?(?:(?:std|core|alloc)::)?(?:fmt::)?)Display\s+for\s+(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)/g),
+    fmts: blocks(text, mask, /\bfn\s+fmt\b/g),
+    errorImpls: new Set([...text.matchAll(/\bimpl\s*(?:<[^{};]*?>\s*)?(?:(?:::)?(?:std|core)::)?(?:error::)?Error\s+for\s+(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)/g)].map((m) => m[1]!)),
+  };
+}
+
+/** The verdict on a returned-error candidate that is code (see `judge`). */
+function judgeReturned(hit: Hit, text: string, mask: Uint8Array, context: ReturnedContext): Judged["verdict"] {
+  const o = hit.offset;
+  const name = /^\w+/.exec(text.slice(o))![0];
+  const callAt = (() => {
+    let i = o + name.length;
+    while (/\s/.test(text[i] ?? "")) i++;
+    if (hit.kind === "display-impl" && text[i] === "!") for (i++; /\s/.test(text[i] ?? ""); ) i++;
+    return text[i] === "(" ? i : -1;
+  })();
+  if (callAt < 0) return "no-call";
+  const close = matching(text, mask, callAt);
+  if (close < 0) return "no-call";
+  const args = topLevel(shape(text, mask, callAt + 1, close));
+  switch (hit.kind) {
+    case "error-attribute": {
+      // A variant's attribute lies in an enum's braces; a type's stands before its keyword.
+      const inside = context.types.filter((b) => b.open < o && o < b.close).at(-1);
+      let item: (typeof context.types)[number] | undefined = inside;
+      if (inside !== undefined && inside.m[1] !== "enum") return "not-an-error";
+      if (item === undefined) {
+        const after = text.slice(close, close + 2000).replace(/^\)\s*\]/, "");
+        const next = /^(?:\s*(?:#\s*\[[^\]]*\]|\/\/[^\n]*|pub(?:\s*\([^)]*\))?))*\s*(?:enum|struct)\b/.exec(after);
+        if (next === null) return "not-an-error";
+        item = context.types.find((b) => b.start === close + (text.slice(close, close + 2000).length - after.length) + next[0].length - /(?:enum|struct)$/.exec(next[0])![0].length);
+        if (item === undefined) return "not-an-error";
+      }
+      return derivesError(text, item.start) ? "site" : "not-an-error";
+    }
+    case "display-impl": {
+      const impl = context.displays.filter((b) => b.open < o && o < b.close).at(-1);
+      if (impl === undefined || !["", "fmt::", "std::fmt::", "core::fmt::", "alloc::fmt::", "::std::fmt::", "::core::fmt::"].includes(impl.m[1]!.replace(/\s/g, ""))) return "not-an-error";
+      const type = impl.m[2]!;
+      if (!type.endsWith("Error") && !context.errorImpls.has(type)) return "not-an-error";
+      if (!context.fmts.some((f) => f.open < o && o < f.close && impl.open < f.start && f.close < impl.close)) return "not-an-error";
+      return name === "write" && args.length < 2 ? "no-text" : "site";
+    }
+    case "err-return": {
+      // The code right before the name, comments and strings blanked.
+      const from = Math.max(0, o - 64);
+      const before = [...text.slice(from, o)].map((c, k) => (mask[from + k] ? c : " ")).join("");
+      if (/[.$]\s*$/.test(before)) return "not-std";
+      if (/::\s*$/.test(before) && !/(?:^|[^\w:])(?:(?:::)?(?:std|core)\s*::\s*result\s*::\s*)?Result\s*::\s*$/.test(before)) return "not-std";
+      if (args.length !== 1 || !isText(args[0]!)) return "no-text";
+      if (args[0] === "S" && /^\s*(?:=>|=(?!=)|\|(?!\|)|if\b)/.test(text.slice(close + 1, close + 8))) return "pattern";
+      return "site";
+    }
+    default: {
+      if (args.length !== 1) return "no-text";
+      const value = name === "ok_or" ? args[0]! : closureBody(args[0]!);
+      return value !== null && isText(value) ? "site" : "no-text";
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Main
 // ---------------------------------------------------------------------------------------------
 
@@ -314,7 +509,7 @@ async function main(): Promise<number> {
 
   // The independent side.
   const hits: Hit[] = [];
-  for (const { kind, regex } of KINDS) {
+  for (const { kind, regex, name } of KINDS) {
     for (const g of grep(gitDir, sha, regex)) {
       const text = texts.get(g.path);
       if (text === undefined) continue;
@@ -322,6 +517,13 @@ async function main(): Promise<number> {
       const lineText = text.slice(lineStart, text.indexOf("\n", lineStart) >>> 0);
       // git counts bytes: convert the column to UTF-16, then step to the name itself.
       const col = Buffer.from(lineText, "utf8").subarray(0, g.column - 1).toString("utf8").length;
+      if (name !== undefined) {
+        // Note: after a line's first match `git grep -o --column` may give a column past the match;
+        //   a returned error's candidates are read off the line again, once per line.
+        if (hits.some((h) => h.kind === kind && h.path === g.path && h.line === g.line)) continue;
+        for (const m of lineText.matchAll(new RegExp(regex, "g"))) hits.push({ kind, path: g.path, line: g.line, offset: lineStart + m.index + m[0].search(name) });
+        continue;
+      }
       const nameAt = lineText.indexOf(kind.replace(/-/g, "_"), col);
       hits.push({ kind, path: g.path, line: g.line, offset: lineStart + nameAt });
     }
@@ -336,7 +538,12 @@ async function main(): Promise<number> {
     const tests = testRanges(text, mask);
     if (tests.modules.length > 0) declared.set(path, tests.modules);
     const matchers = matcherRanges(text, mask);
-    for (const h of fileHits) judged.push(judge(h, text, mask, matchers, testByPath(path) || tests.wholeFile || tests.ranges.some(([a, b]) => h.offset >= a && h.offset <= b)));
+    let returned: ReturnedContext | undefined;
+    for (const h of fileHits) {
+      const test = testByPath(path) || tests.wholeFile || tests.ranges.some(([a, b]) => h.offset >= a && h.offset <= b);
+      if (!RETURNED.has(h.kind)) judged.push(judge(h, text, mask, matchers, test));
+      else judged.push({ ...h, test, verdict: mask[h.offset] ? judgeReturned(h, text, mask, (returned ??= returnedContext(text, mask))) : "comment-or-string" });
+    }
   }
   // Test-only module declarations in files with no hit count too.
   for (const f of tree.files) {

@@ -22,7 +22,7 @@ const nativeDir = path.join(packageRoot(), "native");
 
 /** node with `env` added, running `args`; its status and output. */
 function node(args: readonly string[], env: Record<string, string> = {}, cwd = packageRoot()) {
-  const result = spawnSync(process.execPath, args, { cwd, encoding: "utf8", env: { ...process.env, CI: "true", ...env }, timeout: 300_000 });
+  const result = spawnSync(process.execPath, args, { cwd, encoding: "utf8", env: { ...process.env, CI: "true", ...env }, timeout: 300_000, maxBuffer: 256 << 20 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

@@ -17,9 +17,8 @@
  */
 import { describe, it, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
-import path from "node:path";
 import { buildEnvelopes, groupSites } from "../pipeline/build.js";
 import { extractFile } from "../pipeline/extract.js";
 import { matchPanic, panicMessage } from "../pipeline/match.js";
@@ -28,20 +27,13 @@ import { RULES } from "../pipeline/rules/index.js";
 import type { RuntimeMessage } from "../pipeline/rules/rule.js";
 import type { Envelope } from "../pipeline/schema-types.generated.js";
 import { readDelimited, skipTrivia, splitArgs } from "../pipeline/tokens.js";
+import { errorTypeOf } from "../pipeline/sources/returned.js";
 import type { Site } from "../pipeline/types.js";
-import { fixture, tempDir } from "./helpers/git.js";
+import { fixture } from "./helpers/git.js";
+import { compileCases, findRustc } from "./helpers/rustc.js";
 
 const SOURCE = fixture("runtime", "panics.rs");
 const FILE = "src/panics.rs";
-
-/** rustc's version line, or why there is none. */
-function findRustc(): { ok: true; version: string } | { ok: false; why: string } {
-  try {
-    return { ok: true, version: execFileSync("rustc", ["--version"], { encoding: "utf8" }).trim() };
-  } catch (error) {
-    return { ok: false, why: (error as Error).message.split("\n")[0]! };
-  }
-}
 
 /** What one case printed: the panic's line and the message between the header and the note. */
 interface Printed {
@@ -87,11 +79,9 @@ describe("runtime proof (rustc)", { timeout: 180_000 }, () => {
 
   before(async () => {
     if (!rustc.ok) return;
-    dir = tempDir("error-catalog-rustc-");
-    binary = path.join(dir, "panics");
-    execFileSync("rustc", ["--edition", "2021", "-C", "debug-assertions=on", "-o", binary, SOURCE], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
-    cases = execFileSync(binary, ["list"], { encoding: "utf8" }).trim().split("\n");
-    sites = [...(await extractFile({ path: FILE, blob: "0".repeat(40), text })).sites];
+    ({ dir, binary, cases } = compileCases(SOURCE, "panics", ["-C", "debug-assertions=on"]));
+    // Note: the proof of panics; the errors the program makes in place (`Err("boom".into())`) are returned.test.ts's.
+    sites = [...(await extractFile({ path: FILE, blob: "0".repeat(40), text })).sites].filter((s) => errorTypeOf(s.kind) === "panic");
     envelopes = buildEnvelopes({ repo: "fixture/runtime", sha: "0".repeat(40), contextLines: 2, groups: groupSites(sites.filter((s) => s.runtime !== null)), textOf: () => text, now: "2026-01-01T00:00:00.000Z" });
   });
   after(() => {

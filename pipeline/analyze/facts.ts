@@ -22,11 +22,12 @@ const LISTS = new Set(["block", "declaration_list", "source_file"]);
 /**
  * The facts of one site, read through the file's tree view (tree-view.ts): `chain` is the site's
  * name node (`panic` of `panic!`, `expect` of `.expect`) and its ancestors (`TreeView.chain`),
- * `rule` its panic kind (what it checks, whether it is debug-only), `args` the macro call's
+ * `rule` what its kind checks and whether it is debug-only (a panic kind's rule; a returned error's
+ * text checks nothing), `args` the macro call's
  * arguments when the caller has read them (null: read them here). What is read from an ancestor
  * is kept on it for the file's other sites.
  */
-export function siteFacts(chain: readonly ViewNode[], rule: Rule, args: readonly (readonly Token[])[] | null, callers: (name: string) => readonly string[]): SiteFacts {
+export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | "check" | "debugOnly">, args: readonly (readonly Token[])[] | null, callers: (name: string) => readonly string[]): SiteFacts {
   const node = chain[0]!;
   const text = node.view.text;
   const items: ItemFact[] = [];
@@ -270,7 +271,7 @@ function readArm(arm: ViewNode): MatchArm {
 }
 
 /** The check the rule names (`Rule.check`): for `assert*`, the asserted condition (the panic needs it false) or the compared operands; for `.expect`, the receiver. */
-function checkCondition(chain: readonly ViewNode[], rule: Rule, read: readonly (readonly Token[])[] | null): Condition | null {
+function checkCondition(chain: readonly ViewNode[], rule: Pick<Rule, "name" | "check">, read: readonly (readonly Token[])[] | null): Condition | null {
   const node = chain[0]!;
   const text = node.view.text;
   const at = node.line;

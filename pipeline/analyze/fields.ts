@@ -18,8 +18,12 @@
  * 8. `panic!` under a `match` arm, `if let`, `let … else` or `while let` → `type-guard` (which
  *    variant or shape reaches it);
  * 9. other `panic!`s (under `if`/`while` conditions) → `validate-input`.
+ * A returned error (`errorType` `error`) is no panic: its fields say where its text is written or
+ * the error returned, and that the caller handles it (`handle-error`); nothing of a panic's
+ * containment (`catch_unwind`) or guards applies (`returnedFields`).
  */
 import type { Condition, Envelope, FunctionFact, RecordFacts, SiteFacts, SiteKind } from "../schema-types.generated.js";
+import { errorTypeOf } from "../sources/returned.js";
 import { generateGuards, type Guards } from "./guard.js";
 import { headPaths } from "./rust.js";
 
@@ -210,10 +214,12 @@ function quoteMessage(m: string): string {
 }
 
 /**
- * The analysis fields of a record from its kind, message, facts and the messages of the records
- * raised in the same function. Never states what the facts do not hold.
+ * The analysis fields of a record from its kind, message, facts, the messages of the records
+ * raised in the same function and, for a returned error, its class. Never states what the facts
+ * do not hold.
  */
-export function analysisFields(kind: SiteKind, message: string, path: string, line: number, facts: RecordFacts, sameFunction: readonly Peer[]): AnalysisFields {
+export function analysisFields(kind: SiteKind, message: string, path: string, line: number, facts: RecordFacts, sameFunction: readonly Peer[], errorClass: string | null = null): AnalysisFields {
+  if (errorTypeOf(kind) === "error") return returnedFields(kind, path, line, facts, sameFunction, errorClass);
   const guards = generateGuards(facts, message);
   const strategy = strategyOf(kind, facts, guards);
   const fn = facts.function;
@@ -360,10 +366,81 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   };
 }
 
+/** How a returned error's text comes to be, by site kind. */
+const RETURNED_HOW: Partial<Record<SiteKind, string>> = {
+  "error-attribute": "the `#[error(…)]` attribute that derives its `Display`",
+  "display-impl": "its `impl Display`",
+  "err-return": "`Err(…)`",
+  "ok-or": "`.ok_or(…)` or `.ok_or_else(…)`, which turn a `None` into this error",
+  "map-err": "`.map_err(…)`, which turns the error of the call before it into this one",
+};
+
+/**
+ * The fields of a returned error: where its text is written or the error returned, the path
+ * condition to it when the facts hold one, and that the caller handles it (`?`, `match`), as no
+ * panic is raised there. Guards, `catch_unwind` and example fixes are a panic's: null here.
+ */
+function returnedFields(kind: SiteKind, path: string, line: number, facts: RecordFacts, sameFunction: readonly Peer[], errorClass: string | null): AnalysisFields {
+  const fn = facts.function;
+  const where = itemPath(facts);
+  const gates = facts.gates.map(code).join(" and ");
+  const steps = facts.macro === null ? facts.conditions.map(describeCondition) : [];
+  const shown = errorClass === null ? "this error" : code(errorClass);
+  const how = RETURNED_HOW[kind] ?? "`Err(…)`";
+  const place = `${where === "" ? "" : `in ${code(where)}`}${facts.crate === null ? "" : `${where === "" ? "in" : " of"} crate ${code(facts.crate)}`} (${code(`${path}:${line}`)})`.trim();
+  const value = kind === "err-return" || kind === "ok-or" || kind === "map-err";
+  const doc: string[] = [
+    value
+      ? `${fn === undefined ? "The code" : code(`fn ${fn.name}`)} returns ${shown} through ${how}, ${place}${gates === "" ? "" : `, compiled only with ${gates}`}.`
+      : `The \`Display\` text of ${shown}, written by ${how}, ${place}${gates === "" ? "" : `, compiled only with ${gates}`}: what \`{}\`, \`to_string()\` and a log line show of it.`,
+    "It is an error value returned to the caller, not a panic: the program goes on unless a caller calls `unwrap()` or `expect()` on it, which panics with its Debug form.",
+  ];
+  if (value && steps.length > 0) doc.push(`It is returned when ${steps.join(", then ")}.`);
+  const subject = fn === undefined ? "Here" : `In ${code(`fn ${fn.name}`)}`;
+  const trigger = !value
+    ? `Whenever a value of ${shown} is formatted for display (\`{}\`, \`to_string()\`, an error report); which calls return it is where it is made, not here.`
+    : kind === "ok-or"
+    ? `${subject}${steps.length > 0 ? `, when ${steps.join(", then ")},` : ""} the \`Option\` before the \`.ok_or\` on line ${line} is \`None\`.`
+    : kind === "map-err"
+    ? `${subject}${steps.length > 0 ? `, when ${steps.join(", then ")},` : ""} the \`Result\` before \`.map_err\` on line ${line} is an \`Err\`.`
+    : steps.length > 0 ? `${subject}: ${steps.join(", then ")}.` : `${subject}: every call that reaches line ${line} returns it.`;
+  const situations: string[] = [gates === "" ? "Not behind any `#[cfg]`: present in every build." : `Only in builds where ${gates} holds.`];
+  if (value && fn !== undefined) {
+    if (fn.implTrait !== null) situations.push(`${code(fn.name)} implements ${code(`${fn.implTrait}::${fn.name}`)} for ${code(fn.implType ?? "")}: every call of that trait method on this type may return it.`);
+    else if (fn.traitName !== null) situations.push(`${code(fn.name)} is a default method of trait ${code(fn.traitName)}: implementations that do not override it may return it.`);
+    else if (fn.visibility === "pub") situations.push(`${code(`pub fn ${fn.name}`)}: callable from other modules (whether the crate re-exports it is not in this file), which get the error as its return value.`);
+    else situations.push(`${code(`${fn.visibility === null ? "" : `${fn.visibility} `}fn ${fn.name}`)} returns it to other code of the crate, which may pass it on.`);
+    if (sameFunction.length > 0) situations.push(`The same function returns ${sameFunction.length === 1 ? "another catalogued error" : `${sameFunction.length} other catalogued errors`}: ${sameFunction.slice(0, 4).map((p) => quoteMessage(p.message)).join("; ")}${sameFunction.length > 4 ? "; …" : ""}.`);
+  }
+  const callee = fn === undefined ? "the call" : code(fn.name);
+  const solutions = [`Handle the error where ${value ? `${callee} returns it` : "it is returned"}: \`match\` on the \`Result\`, or pass it on with \`?\`; \`unwrap()\` and \`expect()\` turn it into a panic.`];
+  if (errorClass !== null && errorClass.includes("::")) solutions.push(`To handle this case apart from the others, match the \`${errorClass.slice(errorClass.lastIndexOf("::") + 2)}\` variant of \`${errorClass.slice(0, errorClass.lastIndexOf("::"))}\`.`);
+  // Note: a path condition of branches alone says what a caller can check beforehand; one through a loop or a closure does not.
+  if (value && steps.length > 0 && facts.conditions.every((c) => c.kind === "if" || c.kind === "match" || c.kind === "if-let" || c.kind === "let-else")) solutions.push(`It is not returned unless ${steps.join(", then ")}: check that beforehand to avoid it.`);
+  const tags = ["rust", kind, ...(facts.crate === null ? [] : [facts.crate]), ...facts.gates.flatMap((g) => {
+    const f = /^feature\s*=\s*"([^"]+)"$/.exec(g);
+    return f ? [`feature-${f[1]}`] : [];
+  }), "returned-error"];
+  return {
+    documentation: doc.join(" "),
+    triggerScenarios: trigger,
+    commonSituations: situations.join(" "),
+    solutions,
+    exampleFix: null,
+    handlingStrategy: "handle-error",
+    validationCode: null,
+    typeGuard: null,
+    tryCatchPattern: null,
+    preventionTips: ["Propagate a returned error with `?` or handle it with `match`; keep `unwrap()` and `expect()` out of code that users run."],
+    tags: [...new Set(tags)],
+    backgroundTag: "returned-error",
+  };
+}
+
 /** The envelope with the analysis fields, facts and related ids filled in; a new value. */
 export function analyzeEnvelope(envelope: Envelope, facts: RecordFacts, sameFunction: readonly Peer[], relatedIds: readonly string[]): Envelope {
   const first = envelope.occurrences[0]!;
-  const fields = analysisFields(first.kind, envelope.record.errorMessage, envelope.record.filePath, envelope.record.lineNumber, facts, sameFunction);
+  const fields = analysisFields(first.kind, envelope.record.errorMessage, envelope.record.filePath, envelope.record.lineNumber, facts, sameFunction, envelope.record.errorClass);
   return withAnalysis(envelope, fields, facts, relatedIds);
 }
 

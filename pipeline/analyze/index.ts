@@ -65,11 +65,13 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
   });
 
   // Records by function (file + the function's line), in line order, for same-function facts and related ids.
+  // Note: a record's peers and related records are of its own error type: a panic's are panics,
+  //   a returned error's are returned errors.
   const lineOf = (j: number) => input.envelopes[j]!.record.lineNumber;
   const byFunction = new Map<string, number[]>();
   input.envelopes.forEach((e, i) => {
     const fn = factsOf[i]!.function;
-    if (fn !== undefined) push(byFunction, `${e.record.filePath}\0${fn.line}`, i);
+    if (fn !== undefined) push(byFunction, `${e.record.errorType}\0${e.record.filePath}\0${fn.line}`, i);
   });
   // Note: a stable sort of lists in index order: ties in line keep index order.
   for (const list of byFunction.values()) list.sort((a, b) => lineOf(a) - lineOf(b));
@@ -78,13 +80,13 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
   const idsByFunction = new Map<string, string[]>();
   const idsOf = (key: string) => idsByFunction.get(key) ?? idsByFunction.set(key, byFunction.get(key)!.map((j) => input.envelopes[j]!.record.id).sort()).get(key)!;
   const nearest = nearestInFile(input.envelopes);
-  const similar = similarity(input.envelopes.map((e) => e.record.errorMessage));
+  const similar = similarity(input.envelopes.map((e) => e.record.errorMessage), input.envelopes.map((e) => e.record.errorType));
 
   let carried = 0;
   const envelopes = input.envelopes.map((e, i) => {
     const site = factsOf[i]!;
     const fnLine = site.function?.line;
-    const fnKey = fnLine === undefined ? null : `${e.record.filePath}\0${fnLine}`;
+    const fnKey = fnLine === undefined ? null : `${e.record.errorType}\0${e.record.filePath}\0${fnLine}`;
     const same = fnKey === null ? [] : byFunction.get(fnKey)!.filter((j) => j !== i);
     const peers: Peer[] = same.map((j) => ({ id: input.envelopes[j]!.record.id, message: input.envelopes[j]!.record.errorMessage }));
     // Note: a record of the same file is in the same function when its function starts on the same line.
@@ -192,7 +194,9 @@ function nearestInFile(envelopes: readonly Envelope[]): (i: number, count: numbe
   const files = new Map<string, { lines: number[]; groups: number[][] }>();
   const groupOf = new Int32Array(envelopes.length);
   const byFile = new Map<string, number[]>();
-  envelopes.forEach((e, i) => push(byFile, e.record.filePath, i));
+  // Note: by error type and file: a record's nearest are of its own error type.
+  const fileOf = (e: Envelope) => `${e.record.errorType}\0${e.record.filePath}`;
+  envelopes.forEach((e, i) => push(byFile, fileOf(e), i));
   for (const [file, list] of byFile) {
     const lines: number[] = [];
     const groups: number[][] = [];
@@ -208,7 +212,7 @@ function nearestInFile(envelopes: readonly Envelope[]): (i: number, count: numbe
     files.set(file, { lines, groups });
   }
   return (i, count, skip) => {
-    const { lines, groups } = files.get(envelopes[i]!.record.filePath)!;
+    const { lines, groups } = files.get(fileOf(envelopes[i]!))!;
     const line = envelopes[i]!.record.lineNumber;
     const out: number[] = [];
     /** Takes from the records of one or two groups at the same distance, in index order. */
@@ -234,11 +238,12 @@ function nearestInFile(envelopes: readonly Envelope[]): (i: number, count: numbe
 }
 
 /**
- * Ranks the other messages by shared words (weighted by rarity), best first, ties by index.
+ * Ranks the other messages of the same group by shared words (weighted by rarity in the group),
+ * best first, ties by index.
  * Note: an inverted index over words seen in at most 50 messages keeps this linear in practice.
  */
-function similarity(messages: readonly string[]): (i: number) => number[] {
-  const words = messages.map((m) => [...new Set((m.toLowerCase().match(/[a-z][a-z0-9_]{2,}/g) ?? []).filter((w) => !COMMON_WORDS.has(w)))]);
+function similarity(messages: readonly string[], groups: readonly string[]): (i: number) => number[] {
+  const words = messages.map((m, i) => [...new Set((m.toLowerCase().match(/[a-z][a-z0-9_]{2,}/g) ?? []).filter((w) => !COMMON_WORDS.has(w)))].map((w) => `${groups[i]}\0${w}`));
   const postings = new Map<string, number[]>();
   words.forEach((ws, i) => ws.forEach((w) => push(postings, w, i)));
   // Note: one array of scores serves every record (only the entries a record touched are reset),
