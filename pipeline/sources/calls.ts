@@ -7,9 +7,10 @@
  * Note: the scan runs over every file of the tree, so it works from the text's quotes and
  *   comment starts, found with `indexOf` (native string search), in order: a string or a comment
  *   is skipped whole the moment it starts, so a quote, a `//` or a `/*` inside one is never taken
- *   for code. A `format!` argument is found from its format string's quote. Only its answer, a few names per file, is kept (the extraction
- *   cache holds it); the exact reading (`readCalls`) tokenizes a file properly, once a source
- *   wants one of its names.
+ *   for code. A `format!` argument is found from its format string's quote. Only its answer, a
+ *   few names per file, is kept (the extraction cache holds it); the exact reading (`callAt`,
+ *   `enclosingCall`) reads one call's parentheses with the lexer, at a name the layout pass has
+ *   found in code, once a source wants that name.
  */
 import { KEYWORDS } from "../rust/keywords.js";
 import { codeAt, isAsciiWord, isSpace, readDelimited, splitArgs, type Token } from "../tokens.js";

@@ -78,12 +78,17 @@ export class FileSources {
       const site = found[k];
       if (site == null || !this.catalogued(site.context) || site.skip === "no-message") return;
       if (site.runtime !== null && !site.runtime.some((p) => "wild" in p)) return;
-      if (spot.item?.keyword !== "fn" || spot.functions.length !== 1) return;
+      const item = spot.item;
       const read = this.read.get(spot.at);
-      const signature = this.signatureOf(spot.item);
-      if (read === undefined || signature === null || signature.name !== spot.functions[0]) return;
-      const owner = spot.item.parent === null ? null : ownerOf(this.text, spot.item.parent);
-      wrappers.push(...wrappersOf(signature, owner, read.rule, read.args, site.line));
+      if (item?.keyword !== "fn" || spot.functions.length !== 1 || read === undefined) return;
+      // Note: a parameter is written `name:` in the header, before the site: only then is the header read.
+      const names = namesRead(read.args, read.rule.syntax === "macro");
+      const head = this.text.slice(item.start, spot.at);
+      if (![...names].some((name) => head.includes(`${name}:`) || head.includes(`${name} :`))) return;
+      const signature = this.signatureOf(item);
+      if (signature === null || signature.name !== spot.functions[0]) return;
+      const owner = item.parent === null ? null : ownerOf(this.text, item.parent);
+      wrappers.push(...wrappersOf(signature, owner, read.rule, read.args, site.line, names));
     });
     return { ...callsOf(this.text), ...(wrappers.length > 0 ? { wrappers } : {}) };
   }

@@ -28,10 +28,10 @@ const SLOT = "\uE000slot\uE000";
  * The wrappers a panic site makes of its function: for each parameter the site's message reads
  * (`rule` and `args`: the site's kind and arguments), the runtime text cut at the parameter's
  * places. Empty when the message reads none, or reads it otherwise than as text (`{:?}`, a width).
+ * `read`: the names the arguments read (`namesRead`), when the caller has them.
  */
-export function wrappersOf(signature: Signature, owner: string | null, rule: Rule, args: readonly (readonly Token[])[], line: number): WrapperFact[] {
+export function wrappersOf(signature: Signature, owner: string | null, rule: Rule, args: readonly (readonly Token[])[], line: number, read: ReadonlySet<string> = namesRead(args, rule.syntax === "macro")): WrapperFact[] {
   const macro = rule.syntax === "macro";
-  const read = namesRead(args, macro);
   const out: WrapperFact[] = [];
   signature.params.forEach((param, k) => {
     if (param === null || !signature.texts[k] || !read.has(param)) return;
