@@ -14,6 +14,7 @@ import type { TreeExtraction } from "./extract-pool.js";
 import type { CarryPlan } from "./plan.js";
 import { recordedPlan } from "./plan.js";
 import type { PreviousVersion } from "./previous.js";
+import type { MessageSources } from "./sources/index.js";
 import type { AnalysisCounts, CarryPlan as RecordedPlan, Config, Envelope, ManifestCounts } from "./schema-types.generated.js";
 import type { Site } from "./types.js";
 import { jsonlParts } from "./write.js";
@@ -57,6 +58,8 @@ export interface BuildVersionInput {
   readonly extraction: TreeExtraction;
   readonly plan: CarryPlan;
   readonly previous: PreviousVersion | null;
+  /** The sources of messages written away from their panics, over the whole tree (sources/). */
+  readonly sources: MessageSources;
   /** The records' groups with their first sites' facts (read back where extraction dropped them). */
   readonly withFacts: (groups: ReadonlyMap<string, Site[]>) => Promise<Map<string, Site[]>>;
   /** The texts of files of the tree, by path. */
@@ -67,7 +70,7 @@ export interface BuildVersionInput {
 /** The records built from the tree's sites and analysed, with what the plan lets them take from the previous version. */
 export async function buildVersion(input: BuildVersionInput): Promise<NewVersion> {
   const { plan, config } = input;
-  const results = applyTestModules(input.extraction.all());
+  const results = applyTestModules(await input.sources.withSites(input.extraction.all(), input.readTexts));
   const sites = results.flatMap((r) => r.sites);
   const found = groupSites(sites.filter((s) => catalogued(s, config.includeTestCode)));
   const counts: ManifestCounts = {

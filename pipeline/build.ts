@@ -154,6 +154,7 @@ export function buildEnvelopes(input: BuildInput): Envelope[] {
       githubUrl: permalink(input.repo, input.sha, s.path, s.line),
       kind: s.kind,
       context: s.context,
+      ...(s.source === undefined ? {} : { source: s.source }),
     }));
     envelopes.push({ record, occurrences, datasetVersion: input.now });
   }

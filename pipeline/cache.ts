@@ -171,10 +171,18 @@ const NEWLINE = Buffer.from("\n");
 function entryLines(result: FileSites): string {
   const facts: [number, number, string, SiteFacts][] = [];
   for (const s of result.sites) if (s.facts != null) facts.push([s.line, s.column, s.kind, s.facts]);
-  const head: HeadLine = { path: result.path, blob: result.blob, parseErrors: result.parseErrors, parsed: result.parsed, testModules: result.testModules, facts: facts.length > 0 };
+  const head: HeadLine = { path: result.path, blob: result.blob, parseErrors: result.parseErrors, parsed: result.parsed, testModules: result.testModules, ...sourceFactsOf(result), facts: facts.length > 0 };
   const lines = [JSON.stringify(head), JSON.stringify(facts.length === 0 ? result.sites : result.sites.map((s) => (s.facts == null ? s : { ...s, facts: null })))];
   if (facts.length > 0) lines.push(JSON.stringify(facts));
   return lines.join("\n");
+}
+
+/**
+ * What the message sources noted of the file (`SourceFacts`), kept in its head: the whole tree's
+ * are read each run without its sites (sources/index.ts).
+ */
+function sourceFactsOf(result: FileSites): Pick<FileSites, "calls" | "wrappers"> {
+  return { ...(result.calls === undefined ? {} : { calls: result.calls }), ...(result.wrappers === undefined ? {} : { wrappers: result.wrappers }) };
 }
 
 /** At most how many bytes of the file `factsOf` reads at a time (unless one entry is longer). */

@@ -287,6 +287,8 @@ const PART_FILES = 128;
 export interface TreeExtraction {
   /** Per-file sites before `applyTestModules`, in tree order; without facts when `writer` has them. The cache's entries are read here. */
   all(): FileSites[];
+  /** What the message sources noted in each file of the tree (its wrappers and calls), in tree order, without reading the cache's sites. */
+  sourceFacts(): Pick<FileSites, "path" | "calls" | "wrappers">[];
   /** Those of the files extracted in this run (not in the cache), in tree order. */
   readonly fresh: readonly FileSites[];
   /** Files parsed with tree-sitter in this run. */
@@ -408,7 +410,14 @@ export async function extractTree(
     }
     handOver(entries.length - 1);
     const excerpts = new Map([...firsts.values()].map((f) => [f.key, f.excerpt]));
-    return { all: () => results.map((r, i) => r ?? cache.entry(entries[i]!.path)!), fresh: misses.map((i) => results[i]!), parsed, reused, excerpts };
+    return {
+      all: () => results.map((r, i) => r ?? cache.entry(entries[i]!.path)!),
+      sourceFacts: () => entries.map((e, i) => results[i] ?? cache.heads.get(e.path)!),
+      fresh: misses.map((i) => results[i]!),
+      parsed,
+      reused,
+      excerpts,
+    };
   } finally {
     await pool.close();
   }
@@ -443,6 +452,7 @@ function keptOf(site: Site, includeTestCode: boolean, path: string): Site {
     owner,
     facts: null,
     ...(errorClass == null ? {} : { errorClass }),
+    ...(site.source === undefined ? {} : { source: structuredClone(site.source) }),
   };
 }
 

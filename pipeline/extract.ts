@@ -19,13 +19,14 @@ import { isReturnedName, RETURNED_CANDIDATE, returnedHit, returnedReader } from 
 import { codeAt, isAsciiWord, isSpace, readDelimited, skipTrivia, splitArgs, tokenize, type Token } from "./tokens.js";
 import { type FlatTree, type ParseTree, parseTree, type Range } from "./parse.js";
 import { Lines, namedChildSpans, TreeView, type ViewNode } from "./tree-view.js";
+import { callsOf, FileSources, type SourcedMessage } from "./sources/file.js";
 import type { FileSites, Site, SiteContext, SiteFacts } from "./types.js";
 
 /** What extraction hands the lexer pass (`layoutOf`) to tell test attributes: the table's one predicate. */
 export { isTestAttribute } from "./rust/index.js";
 
 /** Bumped whenever extraction can give other sites for the same text (it keys the cache). */
-export const EXTRACTOR_VERSION = 11;
+export const EXTRACTOR_VERSION = 12;
 
 const MACRO_NAMES = [...MACRO_RULES.keys()].sort((a, b) => b.length - a.length);
 const CANDIDATE = new RegExp(`\\b(${MACRO_NAMES.join("|")})\\s*!|\\.\\s*(${[...METHOD_RULES.keys()].join("|")})\\s*\\(|${RETURNED_CANDIDATE}`, "dg");
@@ -91,13 +92,14 @@ export function startFile(file: { readonly path: string; readonly blob: string; 
   const pathContext = contextOfPath(file.path);
   const layout = layoutOf(text, hits, isTestAttribute);
   const lines = new Lines(text);
-  const lexContext = pathContext === "library" && layout.innerTest ? "test" : pathContext;
-  const contextOf = (spot: Spot): SiteContext => (lexContext === "library" && chain(spot.item).some((item) => item.test) ? "test" : lexContext);
+  const contextOf = (spot: Spot): SiteContext => lexedContext(pathContext, layout, spot);
+  const sources = new FileSources(text, layout, lines, (context) => options.includeTestCode || context === "library");
+  const describe = sources.describe.bind(sources);
   // Note: by default tree-sitter reads only the items of the sites that take facts; the lexer's
   //   sites (`lexSite` mirrors `readSite`) stand for all others. Returned errors are always read
   //   by the lexer (sources/returned.ts); the tree adds their facts.
   const readReturned = returnedReader(file.path, text, lines);
-  const lexed = layout.spots.map((spot) => (isReturnedName(spot.name) ? readReturned(spot, contextOf(spot)) : options.includeTestCode ? null : lexSite(file.path, text, lines, ruleOf(spot), spot, contextOf(spot))));
+  const lexed = layout.spots.map((spot) => (isReturnedName(spot.name) ? readReturned(spot, contextOf(spot)) : options.includeTestCode ? null : lexSite(file.path, text, lines, ruleOf(spot), spot, contextOf(spot), describe)));
   const takesFacts = oncePerMessage(options);
   const treeSpots = options.includeTestCode
     ? null
@@ -116,20 +118,29 @@ export function startFile(file: { readonly path: string; readonly blob: string; 
       const treeContext = view === null ? pathContext : fileContextOf(view, pathContext);
       const callers = callersIn(text, layout);
       const needsFacts = oncePerMessage(options);
-      const sites: Site[] = [];
-      layout.spots.forEach((spot, k) => {
+      // Note: one entry per spot (null where it is no site), as the message sources read them.
+      const found = layout.spots.map((spot, k) => {
         const toTree = treeSpots === null || treeSpots.has(spot);
-        const site = isReturnedName(spot.name) ? returnedWithFacts(lexed[k]!, view, toTree, needsFacts, spot, callers) : toTree ? readSite(file.path, view!, ruleOf(spot), spot, treeContext, needsFacts, callers) : lexed[k]!;
-        if (site !== null) sites.push(site);
+        return isReturnedName(spot.name) ? returnedWithFacts(lexed[k]!, view, toTree, needsFacts, spot, callers) : toTree ? readSite(file.path, view!, ruleOf(spot), spot, treeContext, needsFacts, callers, describe) : lexed[k]!;
       });
+      const sites = found.filter((site) => site !== null);
       forgetIndexedWords();
-      return { path: file.path, blob: file.blob, sites, parseErrors: view?.hasError ?? false, parsed: view !== null, testModules: testModuleNames(text) };
+      return { path: file.path, blob: file.blob, sites, parseErrors: view?.hasError ?? false, parsed: view !== null, testModules: testModuleNames(text), ...sources.facts(found) };
     },
   };
 }
 
 function ruleOf(spot: Spot): Rule {
   return (spot.macro ? MACRO_RULES : METHOD_RULES).get(spot.name)!;
+}
+
+/**
+ * The context of a spot as the lexer sees it: its path's (`pathContext`), or test code when an
+ * inner attribute makes the whole file so or an item around it is test code.
+ */
+export function lexedContext(pathContext: SiteContext, layout: Layout, spot: Spot): SiteContext {
+  if (pathContext !== "library") return pathContext;
+  return layout.innerTest || chain(spot.item).some((item) => item.test) ? "test" : pathContext;
 }
 
 /**
@@ -147,7 +158,7 @@ function callersIn(text: string, layout: Layout): (name: string) => readonly str
 
 /** What a file without candidate text yields: no sites, no parse, its test-module declarations. */
 export function extractUnparsed(file: { readonly path: string; readonly blob: string; readonly text: string }): FileSites {
-  return { path: file.path, blob: file.blob, sites: [], parseErrors: false, parsed: false, testModules: testModuleNames(file.text) };
+  return { path: file.path, blob: file.blob, sites: [], parseErrors: false, parsed: false, testModules: testModuleNames(file.text), ...callsOf(file.text) };
 }
 
 /**
@@ -242,7 +253,10 @@ function returnedWithFacts(site: Site | null, view: TreeView | null, toTree: boo
   return { ...site, facts: siteFacts(view.chain(node), { name: spot.name, check: null, debugOnly: false }, null, callers) };
 }
 
-function readSite(path: string, view: TreeView, rule: Rule, spot: Spot, fileContext: SiteContext, needsFacts: NeedsFacts, callers: (name: string) => readonly string[]): Site | null {
+/** What a site's arguments make the user see (a rule's answer, or a source's: `FileSources.describe`). */
+type Describe = (rule: Rule, args: readonly (readonly Token[])[], at: number) => SourcedMessage;
+
+function readSite(path: string, view: TreeView, rule: Rule, spot: Spot, fileContext: SiteContext, needsFacts: NeedsFacts, callers: (name: string) => readonly string[], describe: Describe): Site | null {
   const text = view.text;
   const at = spot.at;
   const node = view.path(at, at + rule.name.length);
@@ -262,21 +276,21 @@ function readSite(path: string, view: TreeView, rule: Rule, spot: Spot, fileCont
     if (testAttributes && context === "library" && hasTestAttribute(a)) context = "test";
   }
   if (rule.syntax === "macro" && !stdMacro(text, codeBefore(view, at), at)) return null;
-  return siteAt(path, text, view.lines, rule, spot, inTokenTree, context, (key, args) => (needsFacts(key, context) ? siteFacts(chain, rule, args, callers) : null));
+  return siteAt(path, text, view.lines, rule, spot, inTokenTree, context, describe, (key, args) => (needsFacts(key, context) ? siteFacts(chain, rule, args, callers) : null));
 }
 
 /**
  * A site of an item that was not parsed (test, bench or example code), as the lexer saw it:
  * the same checks as `readSite`, without facts (such a site is never catalogued).
  */
-function lexSite(path: string, text: string, lines: Lines, rule: Rule, spot: Spot, context: SiteContext): Site | null {
+function lexSite(path: string, text: string, lines: Lines, rule: Rule, spot: Spot, context: SiteContext, describe: Describe): Site | null {
   if (!spot.code || spot.excluded) return null;
   if (rule.syntax === "macro" && !stdMacro(text, spot.before, spot.at)) return null;
-  return siteAt(path, text, lines, rule, spot, spot.inTokenTree, context, () => null);
+  return siteAt(path, text, lines, rule, spot, spot.inTokenTree, context, describe, () => null);
 }
 
 /** The site whose name starts at `at`, once it is known to be one: its call read from the text. */
-function siteAt(path: string, text: string, lines: Lines, rule: Rule, spot: Spot, inTokenTree: boolean, context: SiteContext, facts: (key: string, args: readonly (readonly Token[])[] | null) => SiteFacts | null): Site | null {
+function siteAt(path: string, text: string, lines: Lines, rule: Rule, spot: Spot, inTokenTree: boolean, context: SiteContext, describe: Describe, facts: (key: string, args: readonly (readonly Token[])[] | null) => SiteFacts | null): Site | null {
   const at = spot.at;
   let i = at + rule.name.length;
   if (rule.syntax === "macro") {
@@ -288,7 +302,7 @@ function siteAt(path: string, text: string, lines: Lines, rule: Rule, spot: Spot
   }
   const call = readDelimited(text, i);
   const args = call === null ? null : splitArgs(call.tokens);
-  const described = args === null ? { message: null, runtime: null, skip: "dynamic-message" as const, place: null } : rule.describe(args);
+  const described: SourcedMessage = args === null ? { message: null, runtime: null, skip: "dynamic-message" as const, place: null } : describe(rule, args, at);
   const site: Site = {
     kind: rule.id,
     path,
@@ -303,6 +317,7 @@ function siteAt(path: string, text: string, lines: Lines, rule: Rule, spot: Spot
     place: described.runtime === null ? (described.place ?? null) : null,
     owner: ownerOf(text, spot),
     facts: null,
+    ...(described.source === undefined ? {} : { source: described.source }),
   };
   const key = recordKey(site);
   // Note: facts are gathered only for sites that may lend a record its facts, while the tree is alive.

@@ -286,7 +286,8 @@ const RANK: Readonly<Record<MatchHow, number>> = { whole: 0, error: 1, fragment:
  * - `location`: a site of the record stands at the header's path and line, in any version (a
  *   record only an older version has is taken from the newest version that has it).
  * A record whose pattern has no literal text (it matches any message) is found only by its
- * location. Ranked by how (in that order), then a site at the location first, then the higher
+ * location. Ranked by how (in that order), then for whole matches the more specific pattern, then
+ * a site at the location first, then the higher
  * score, then the more specific pattern (for fragments the less specific: less text around
  * the fragment), and the id. Pure: compiles each pattern once per call;
  * records with an invalid pattern are found only by their location.
@@ -325,7 +326,10 @@ export function matchPanic(text: string, versions: readonly DatasetVersion[], se
   for (const [, here] of atLocation) consider(here.envelope, here.version);
   // Note: of two fragments that cover as much of the text, the record with less text around it is the likelier.
   const bySpecificity = (a: Match, b: Match) => (a.how === "fragment" ? a.specificity - b.specificity : b.specificity - a.specificity);
-  matches.sort((a, b) => RANK[a.how] - RANK[b.how] || Number(b.atLocation) - Number(a.atLocation) || b.score - a.score || bySpecificity(a, b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  // Note: of two whole matches the one with more text of its own explains more (a wrapper's call
+  //   beside the wrapper's own panic, whose site the location names): the location breaks ties.
+  const wholeFirst = (a: Match, b: Match) => (a.how === "whole" && b.how === "whole" ? b.specificity - a.specificity : 0);
+  matches.sort((a, b) => RANK[a.how] - RANK[b.how] || wholeFirst(a, b) || Number(b.atLocation) - Number(a.atLocation) || b.score - a.score || bySpecificity(a, b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return { message, version: current.version, location, matches };
 }
 
@@ -347,8 +351,9 @@ function textMatch(message: string, r: CatalogRecord, error: ErrorValue | null, 
   } catch {
     return null;
   }
-  const literal = patternLiterals(r.messagePattern) > 0;
-  // Note: a pattern without literal text matches every message: only its place says anything.
+  // Note: a pattern without literal text of its own (an optional `: <Debug>` is none) matches
+  //   every message: only its place says anything.
+  const literal = requiredLiterals(r.messagePattern) > 0;
   if (!literal && !here) return null;
   if (re.test(message)) return { how: "whole", score: 0 };
   if (error !== null) {
@@ -362,6 +367,13 @@ function textMatch(message: string, r: CatalogRecord, error: ErrorValue | null, 
   if (patternLiterals(r.messagePattern) < need) return null;
   const score = fragmentScore(message, parts, STD_WORDS);
   return score >= need ? { how: "fragment", score } : null;
+}
+
+/** The literal characters of a pattern outside its optional tail (`patternLiterals` where the pattern does not decode). */
+function requiredLiterals(pattern: string): number {
+  const parts = patternParts(pattern);
+  if (parts === null) return patternLiterals(pattern);
+  return parts.reduce((n, p) => n + ("lit" in p ? p.lit.length : 0), 0);
 }
 
 /** The most records `renderMatches` lists; `--json` lists them all. */

@@ -60,6 +60,8 @@ export interface CarryInput {
   readonly extraction: { readonly fresh: readonly FileSites[]; readonly parsed: number; readonly reused: number };
   /** The most the run may take (`RunOptions.carry`): `whole` lets the plan choose. */
   readonly allow: CarryMode;
+  /** True when a file's sites may change other files' (it defines or calls a message source: `MessageSources.touches`). */
+  readonly touchesSources: (file: Pick<FileSites, "calls" | "wrappers">) => boolean;
 }
 
 const NOTHING: ReadonlySet<string> = new Set();
@@ -80,7 +82,7 @@ export function planCarry(input: CarryInput): CarryPlan {
   if (!cacheOfPrevious) return partial("the extraction cache is not of the previous version's tree");
   if (!previous.rebasable) return partial("the previous records hold its commit outside the values a new commit replaces");
   const counts = wholeCounts(input, unchanged);
-  return counts === null ? partial("a file that changed holds a record's site, before or now, or declares other test modules") : { mode: "whole", from: previous.entry.version, reason: "no file that changed holds a record's site or declares other test modules", unchanged, analyses: true, counts };
+  return counts === null ? partial("a file that changed holds a record's site or a message source, before or now, or declares other test modules") : { mode: "whole", from: previous.entry.version, reason: "no file that changed holds a record's site or declares other test modules", unchanged, analyses: true, counts };
 }
 
 /**
@@ -98,7 +100,8 @@ function wholeCounts(input: CarryInput, unchanged: ReadonlySet<string>): Manifes
   const before = input.previous!.manifest.counts;
   const changedNow = input.extraction.fresh;
   const changedBefore = [...cache.heads.keys()].filter((p) => !unchanged.has(p)).map((p) => cache.entry(p)!);
-  const holdsRecord = (files: readonly FileSites[]) => files.some((f) => f.sites.some((s) => catalogued(s, includeTestCode)));
+  // Note: a file that defines or calls a message source (a wrapper, a declared call) may change sites of other files, or have sites of its own only the tree's pass finds.
+  const holdsRecord = (files: readonly FileSites[]) => files.some((f) => input.touchesSources(f) || f.sites.some((s) => catalogued(s, includeTestCode)));
   if (holdsRecord(changedNow) || holdsRecord(changedBefore)) return null;
   const declared = (files: readonly { path: string; testModules: readonly string[] }[]) => new Map(files.flatMap((f) => (f.testModules.length > 0 ? [[f.path, f.testModules]] : [])));
   if (!isDeepStrictEqual(declared(changedBefore), declared(changedNow))) return null;

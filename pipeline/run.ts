@@ -19,6 +19,7 @@ import { packageRoot } from "./paths.js";
 import { type CarryMode, planCarry } from "./plan.js";
 import { readPrevious } from "./previous.js";
 import { listFiles, openBlobReader } from "./read.js";
+import { MessageSources } from "./sources/index.js";
 import type { Manifest, VersionEntry, VersionsIndex } from "./schema-types.generated.js";
 import { type RunSettings, runSettings, type SettingsOptions } from "./settings.js";
 import { versionProblems } from "./validate.js";
@@ -101,6 +102,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     try {
       const extraction = await extractTree(listing.entries, loadedCache.cache, writer, reader, { threads: options.threads, progress: options.progress, beforeLargeTree: options.beforeLargeTree, log, contextLines: settings.config.contextLines });
       log(`extracted ${listing.entries.length} files: ${extraction.parsed} parsed, ${extraction.reused} reused from the cache`);
+      const sources = new MessageSources(extraction.sourceFacts(), target.messageSources);
       const plan = planCarry({
         previous: previous === null ? null : { entry: previous.entry, manifest: previous.manifest, rebasable: rebasable(previous.records, previous.manifest.sha) },
         configHash: settings.configHash,
@@ -111,6 +113,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
         listing,
         extraction,
         allow: options.carry ?? "whole",
+        touchesSources: (file) => sources.touches(file),
       });
       log(`carry: ${plan.mode}${plan.from === null ? "" : ` from ${plan.from}`} (${plan.reason})`);
       const stamp = { sha: target.sha, datasetVersion: now };
@@ -127,6 +130,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
               extraction,
               plan,
               previous,
+              sources,
               withFacts: (groups) => (writer === null ? Promise.resolve(new Map(groups)) : withFirstFacts(groups, writer, cacheFile)),
               readTexts: (paths) => reader.read(paths.map((p) => blobOf.get(p)!)),
               log,

@@ -91,6 +91,34 @@ export interface Target {
    * @default []
    */
   exclude: string[];
+  /** Calls whose argument is a message that a panic elsewhere prints inside a text of its own, for conventions no inference can see (burn's `TensorError::new`, printed by `check!` in an `=== Tensor Operation Error ===` block). Each call with a literal or `format!` message becomes a site of kind `declared-call`, located at the message, whose pattern is the template with the message in its place. Absent: none. */
+  messageSources?: MessageSourceConfig[];
+}
+
+/** One call that carries a message, and the text the user sees around it. */
+export interface MessageSourceConfig {
+  /** The call as written, by its last one or two path segments: `TensorError::new` (also matches `crate::check::TensorError::new(…)`), `fail` (a function, called with or without a path), `.fail` (a method). */
+  call: string;
+  /**
+   * Which argument (0-based, a method's receiver not counted) carries the message: a string literal (as it is, braces included), `format!(…)` (its format, placeholders as wildcards), or a literal made a `String` (`.to_string()`, `.into()`, `.to_owned()`, `String::from(…)`). A call with any other argument there is not a site.
+   * @default 0
+   */
+  argument: number;
+  /** The whole text the user sees, with `{message}` (once) where the message stands and `{*}` for any text (names, numbers, other messages printed with it); `{{` and `}}` are literal braces. For burn: `=== Tensor Operation Error ===\n  Operation: '{*}'\n  Reason:{*}\n    {*}. {message} {*}`, which lets the message stand as any one of the numbered reasons, with or without the block's final line break. */
+  template: string;
+  /** The call the message is registered with, and which of its arguments names the operation: when the message's call is an argument of such a call and that argument is a string literal, the occurrence records it as `operation`. Absent: no operation is read. */
+  operation?: OperationConfig;
+}
+
+/** Where the operation a message is registered under is named: `{"call": "register", "argument": 0}` for `check.register("Narrow", TensorError::new(…))`. */
+export interface OperationConfig {
+  /** The registering call's name: a method's (`check.register(…)`) or a path's last segment (`TensorCheck::register(…)`). */
+  call: string;
+  /**
+   * Which of its arguments (0-based, a method's receiver not counted) names the operation.
+   * @default 0
+   */
+  argument: number;
 }
 
 /** What changed between two dataset versions of one repository (`error-catalog diff --format json`). */
@@ -227,10 +255,26 @@ export interface Occurrence {
   kind: SiteKind;
   /** Where the site's code lives. */
   context: SiteContext;
+  /** How the message reaches the panic when it is written away from it (a `let`/`const` binding, a wrapper function's parameter, a call the config declares); absent when the panic's own arguments write it. */
+  source?: MessageSource;
+}
+
+/** Where a message written away from its panic comes from. `via` says which fields are set: `binding` (name, line: a `let` or `const` holding the literal the panic prints), `wrapper` (name: a function of the repository whose parameter the panic prints, called here with the literal), `declared` (name: the call the config's `messageSources` declares; function and operation when known). */
+export interface MessageSource {
+  /** Which kind of source: `binding`, `wrapper` or `declared`. */
+  via: "binding" | "wrapper" | "declared";
+  /** `binding`: the bound name (`msg`, `MESSAGE`); `wrapper`: the function called (`check_nonzero`); `declared`: the call as the config names it (`TensorError::new`). */
+  name: string;
+  /** `binding`: 1-based line of the `let` or `const` that binds the literal. */
+  line?: number;
+  /** `declared`: the function the call sits in, the one that registers the message (`TensorCheck::narrow`); absent outside a function. */
+  function?: string;
+  /** `declared`: the operation the message is registered under, when the registering call (the config's `operation`) names it with a literal (`Narrow`); absent when its callers pass it. */
+  operation?: string;
 }
 
 
-/** The stable ids of the site kinds. Panics: macros (`panic!`, `assert_eq!` as `assert-eq`, …) and methods (`.expect`, `.expect_err`). Returned errors: `error-attribute` (thiserror's `#[error("…")]`), `display-impl` (a write in `impl Display for` an error type), `err-return` (`Err(<text>)`), `ok-or` (`.ok_or(<text>)`, `.ok_or_else(|| <text>)`), `map-err` (`.map_err(|e| <text>)`). */
+/** The stable ids of the site kinds. Panics: macros (`panic!`, `assert_eq!` as `assert-eq`, …) and methods (`.expect`, `.expect_err`). Returned errors: `error-attribute` (thiserror's `#[error("…")]`), `display-impl` (a write in `impl Display for` an error type), `err-return` (`Err(<text>)`), `ok-or` (`.ok_or(<text>)`, `.ok_or_else(|| <text>)`), `map-err` (`.map_err(|e| <text>)`). Calls whose message argument a panic elsewhere prints: `wrapper-call` (a function of the repository whose parameter becomes a panic's message, called with a literal) and `declared-call` (a call the config's `messageSources` declares, such as `TensorError::new`). */
 export type SiteKind =
   | "panic"
   | "unreachable"
@@ -248,7 +292,9 @@ export type SiteKind =
   | "display-impl"
   | "err-return"
   | "ok-or"
-  | "map-err";
+  | "map-err"
+  | "wrapper-call"
+  | "declared-call";
 
 /** Where a site's code lives, by the conventions of Cargo and rustc. */
 export type SiteContext =

@@ -66,6 +66,8 @@ export function hashConfig(config: Config, target: Target): string {
   // Note: a language model writes other prose than the static analyzer, so an enabled one (and
   // which) is part of the shape; left out when off, so the default config keeps its hash.
   const llm = config.analysis?.llm;
-  const shape = { repo: target.repo, include: target.include, exclude: target.exclude, contextLines: config.contextLines, includeTestCode: config.includeTestCode, ...(llm?.enabled ? { llm: { endpoint: llm.endpoint, model: llm.model } } : {}) };
+  // Note: the message sources a target declares shape its records; left out when there are none, so a config without them keeps its hash.
+  const sources = target.messageSources ?? [];
+  const shape = { repo: target.repo, include: target.include, exclude: target.exclude, contextLines: config.contextLines, includeTestCode: config.includeTestCode, ...(llm?.enabled ? { llm: { endpoint: llm.endpoint, model: llm.model } } : {}), ...(sources.length > 0 ? { messageSources: sources } : {}) };
   return createHash("sha256").update(JSON.stringify(shape)).digest("hex").slice(0, 16);
 }

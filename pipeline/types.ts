@@ -13,9 +13,9 @@
  */
 export type MessagePart = { readonly lit: string } | { readonly wild: true } | { readonly gap: true } | { readonly optional: readonly MessagePart[] };
 
-import type { SiteContext, SiteFacts, SiteKind, SkipReason } from "./schema-types.generated.js";
+import type { MessageSource, SiteContext, SiteFacts, SiteKind, SkipReason } from "./schema-types.generated.js";
 
-export type { SiteContext, SiteFacts, SiteKind, SkipReason };
+export type { MessageSource, SiteContext, SiteFacts, SiteKind, SkipReason };
 
 /** What a site without text of its own prints: std's text, or the format string, and the parts of the whole runtime text. */
 export interface PlaceText {
@@ -71,6 +71,35 @@ export interface Site {
    * null or absent for a bare string and for every panic.
    */
   readonly errorClass?: string | null;
+  /**
+   * Where the message comes from when it is written away from the site (sources/): a `let` or
+   * `const` the panic reads, a wrapper function called with a literal, a declared call. Absent
+   * for a message the site's own arguments write.
+   */
+  readonly source?: MessageSource;
+}
+
+/**
+ * A function whose parameter becomes a panic's message: what a call of it with a literal makes
+ * the user see (sources/wrappers.ts). Found in the file that defines it; its calls may be anywhere.
+ */
+export interface WrapperFact {
+  readonly name: string;
+  /** True when it takes `self`: called as `.name(…)`; false: as `name(…)` or `path::name(…)`. */
+  readonly method: boolean;
+  /**
+   * The type of the `impl` (or the `trait`) it is defined in: a call of it that is not a method
+   * call names that type (`Owner::name(…)`, `Self::name(…)` in its file). Absent for a free function.
+   */
+  readonly owner?: string;
+  /** How many parameters it takes, `self` not counted. */
+  readonly arity: number;
+  /** Which of them (0-based, `self` not counted) the panic prints. */
+  readonly param: number;
+  /** The panic's runtime text cut where the parameter's text goes: one more piece than places. */
+  readonly pieces: readonly (readonly MessagePart[])[];
+  /** 1-based line of the panic site. */
+  readonly line: number;
 }
 
 /** What extraction yields for one file. */
@@ -84,4 +113,11 @@ export interface FileSites {
   readonly parsed: boolean;
   /** The test-only modules the file declares in files of their own (`#[cfg(test)] mod tests;`). */
   readonly testModules: readonly string[];
+  /**
+   * The calls the file makes with a literal or `format!` argument, by the key the message sources
+   * look them up by (`name`, `Path::name`, `.name`; sources/calls.ts), sorted; absent when none.
+   */
+  readonly calls?: readonly string[];
+  /** The functions the file defines whose parameter becomes a panic's message; absent when none. */
+  readonly wrappers?: readonly WrapperFact[];
 }

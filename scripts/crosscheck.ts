@@ -6,16 +6,28 @@
  * are non-test sites. It then runs the pipeline's extraction on the same tree and
  * prints both counts and every difference, with the line's text, for a reader to explain.
  *
- * Run: `node dist/scripts/crosscheck.js --git-dir <repo or mirror> --sha <40 hex> [--json]`.
+ * The message sources are checked the same way: the calls the config declares (`messageSources`
+ * of its first target) and the calls of wrappers (functions whose text parameter a panic of
+ * theirs prints), inferred again here from the function's header and body, are sites at their
+ * message argument; and the panics whose message is only a name bound to a literal (`let`,
+ * `const`) are compared as a set of their own.
+ *
+ * Run: `node dist/scripts/crosscheck.js --git-dir <repo or mirror> --sha <40 hex> [--config FILE] [--json]`.
  * Exit status: 0 when both agree, 1 when they differ, 2 on bad arguments.
  *
  * Note: nothing here imports the extractor's rules, lexer or test-code logic; it shares only the
- *   reading of blobs (read.ts) and calls `extractFile`/`applyTestModules` for the side it checks.
+ *   reading of blobs (read.ts) and calls `extractFile`/`applyTestModules` and the sources' tree
+ *   pass (`MessageSources`) for the side it checks.
  */
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { applyTestModules, extractFile } from "../pipeline/extract.js";
+import { packageRoot } from "../pipeline/paths.js";
 import { readTree } from "../pipeline/read.js";
+import type { Config, MessageSourceConfig } from "../pipeline/schema-types.generated.js";
+import { MessageSources } from "../pipeline/sources/index.js";
 import type { FileSites, SiteKind } from "../pipeline/types.js";
 
 /**
@@ -382,6 +394,141 @@ function blocks(text: string, mask: Uint8Array, head: RegExp): { start: number; 
   return out;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Message sources: calls the config declares, wrappers, messages held in names
+// ---------------------------------------------------------------------------------------------
+
+/** A site of a message source as this script finds it: the message argument's line. */
+interface SourceHit {
+  readonly kind: "declared-call" | "wrapper-call";
+  readonly path: string;
+  readonly line: number;
+  /** Offset of the callee's name, for the test-code ranges. */
+  readonly offset: number;
+}
+
+/** The code spans of the top-level arguments of the call whose `(` is at `open` (trimmed), or null when it never closes. */
+function argumentSpans(text: string, mask: Uint8Array, open: number): [number, number][] | null {
+  const close = matching(text, mask, open);
+  if (close < 0) return null;
+  const spans: [number, number][] = [];
+  let depth = 0;
+  let start = open + 1;
+  for (let i = open + 1; i <= close; i++) {
+    const c = text[i]!;
+    if (mask[i] && "([{".includes(c)) depth++;
+    else if (mask[i] && ")]}".includes(c) && i < close) depth--;
+    if (i === close || (mask[i] && c === "," && depth === 0)) {
+      let a = start;
+      let b = i;
+      while (a < b && /\s/.test(text[a]!)) a++;
+      while (b > a && /\s/.test(text[b - 1]!)) b--;
+      if (b > a) spans.push([a, b]);
+      start = i + 1;
+    }
+  }
+  return spans;
+}
+
+/** A message argument: a string literal, `format!(…)`, either after `&`, a literal made a `String` (`.to_string()`, `String::from(…)`, …). */
+const MESSAGE_ARGUMENT = /^(?:&\s*)?(?:(?:r(#*)"[\s\S]*?"\1|"(?:[^"\\]|\\[\s\S])*")(?:\s*\.\s*(?:to_string|to_owned|into|as_str|as_ref)\s*\(\s*\))*|format\s*!\s*\([\s\S]*\)|String\s*::\s*from\s*\(\s*(?:r(#*)"[\s\S]*?"\2|"(?:[^"\\]|\\[\s\S])*")\s*\))$/;
+
+/** The 1-based line of offset `at`. */
+function lineAt(text: string, at: number): number {
+  let line = 1;
+  for (let i = text.indexOf("\n"); i >= 0 && i < at; i = text.indexOf("\n", i + 1)) line++;
+  return line;
+}
+
+/** The crate a path belongs to by Cargo's layout: the folder holding its `src/`, `tests/`, `benches/` or `examples/`. */
+function crateOf(path: string): string | null {
+  const parts = path.split("/");
+  const at = parts.findLastIndex((p, i) => i < parts.length - 1 && ["src", "tests", "benches", "examples"].includes(p));
+  return at > 0 ? parts[at - 1]! : null;
+}
+
+/** Types a string literal can be passed for (as written, white space free). */
+const TEXT_TYPE = /^(?:&(?:'\w+)?str|String|(?:std::)?(?:borrow::)?Cow<(?:'\w+,)?str>|impl(?:Into<String>|AsRef<str>|ToString|(?:(?:std|core|alloc)::)?(?:fmt::)?Display)|&(?:'\w+)?dyn(?:(?:std|core|alloc)::)?(?:fmt::)?Display)$/;
+
+/** Panic macros and where their format string stands among their arguments. */
+const FORMAT_AT: Readonly<Record<string, number>> = { panic: 0, unreachable: 0, todo: 0, unimplemented: 0, assert: 1, debug_assert: 1, assert_eq: 2, assert_ne: 2, debug_assert_eq: 2, debug_assert_ne: 2 };
+
+/** A function whose text parameter one of its panics prints, as this script reads it. */
+interface Wrapper {
+  readonly path: string;
+  readonly name: string;
+  readonly method: boolean;
+  readonly owner: string | null;
+  readonly arity: number;
+  readonly param: number;
+}
+
+/** The type an `impl` or `trait` header names (`impl<T> A for B<T>` → B), or null. */
+function ownerOfHeader(header: string): string | null {
+  const h = header.replace(/\s+/g, " ");
+  const trait = /\btrait\s+([A-Za-z_]\w*)/.exec(h);
+  if (trait) return trait[1]!;
+  const forType = /\bfor\s+(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)/.exec(h);
+  if (forType) return forType[1]!;
+  const own = /\bimpl\s*(?:<(?:[^<>]|<[^<>]*>)*>)?\s*(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)/.exec(h);
+  return own ? own[1]! : null;
+}
+
+/** The wrappers a file defines in library code (`isTest` tells test code by offset). */
+function wrappersIn(path: string, text: string, mask: Uint8Array, isTest: (at: number) => boolean): Wrapper[] {
+  const out: Wrapper[] = [];
+  const impls: { start: number; end: number; owner: string | null }[] = [];
+  for (const m of text.matchAll(/\b(?:impl|trait)\b/g)) {
+    if (!mask[m.index]) continue;
+    let i = m.index;
+    while (i < text.length && !(mask[i] && (text[i] === "{" || text[i] === ";"))) i++;
+    if (text[i] !== "{") continue;
+    const end = matching(text, mask, i);
+    if (end > 0) impls.push({ start: i, end, owner: ownerOfHeader(text.slice(m.index, i)) });
+  }
+  for (const m of text.matchAll(/\bfn\s+([A-Za-z_]\w*)\s*/g)) {
+    if (!mask[m.index] || isTest(m.index)) continue;
+    let open = m.index + m[0].length;
+    const generics = new Set<string>();
+    if (text[open] === "<") {
+      let depth = 0;
+      let j = open;
+      for (; j < text.length; j++) {
+        if (text[j] === "<") depth++;
+        else if (text[j] === ">" && text[j - 1] !== "-" && --depth === 0) break;
+      }
+      for (const g of text.slice(open + 1, j).matchAll(/(?:^|,)\s*([A-Za-z_]\w*)\b(?!\s*:\s*')/g)) if (g[1] !== "const") generics.add(g[1]!);
+      open = j + 1;
+      while (/\s/.test(text[open] ?? "")) open++;
+    }
+    if (text[open] !== "(") continue;
+    const params = argumentSpans(text, mask, open);
+    if (params === null) continue;
+    let method = false;
+    const names: (string | null)[] = [];
+    for (const [a, b] of params) {
+      const param = text.slice(a, b);
+      const colon = param.indexOf(":");
+      const pattern = (colon < 0 ? param : param.slice(0, colon)).trim();
+      if (/\bself\b/.test(pattern)) {
+        method = true;
+        continue;
+      }
+      const type = colon < 0 ? "" : param.slice(colon + 1).replace(/\s+/g, "");
+      const name = /^(?:mut\s+)?([A-Za-z_]\w*)$/.exec(pattern)?.[1] ?? null;
+      names.push(name !== null && (TEXT_TYPE.test(type) || generics.has(type)) ? name : null);
+    }
+    let body = matching(text, mask, open) + 1;
+    while (body < text.length && !(mask[body] && (text[body] === "{" || text[body] === ";"))) body++;
+    if (text[body] !== "{") continue;
+    const end = matching(text, mask, body);
+    const owner = impls.filter((b) => b.start < m.index && m.index < b.end).at(-1)?.owner ?? null;
+    const printed = printedParams(text.slice(body, end), mask.subarray(body, end), names);
+    for (const param of printed) out.push({ path, name: m[1]!, method, owner, arity: names.length, param });
+  }
+  return out;
+}
+
 /** The attributes and doc comments right before `at`, as text (where a `derive` would be). */
 function attributesBefore(text: string, at: number): string {
   const before = text.slice(Math.max(0, at - 2000), at);
@@ -465,6 +612,127 @@ function judgeReturned(hit: Hit, text: string, mask: Uint8Array, context: Return
   }
 }
 
+/**
+ * Which of `names` (parameters; null: not text) the panics and `.expect`s in `body` print as
+ * text: one entry per panic and parameter it prints (panics written alike count once).
+ */
+function printedParams(body: string, mask: Uint8Array, names: readonly (string | null)[]): number[] {
+  const printed = new Map<string, number>();
+  const bare = (arg: string, name: string) => new RegExp(`^(?:&\\s*\\*?\\s*)?${name}(?:\\s*\\.\\s*(?:as_str|as_ref|to_string|to_owned|into)\\s*\\(\\s*\\))*$`).test(arg);
+  const captures = (fmt: string, name: string) => fmt.includes(`{${name}}`);
+  for (const m of body.matchAll(/\b(panic|unreachable|todo|unimplemented|assert|debug_assert|assert_eq|assert_ne|debug_assert_eq|debug_assert_ne)\s*!\s*([(\[{])|\.\s*(expect|expect_err)\s*\(/g)) {
+    if (!mask[m.index + (m[3] ? 1 : 0)] || (m[1] !== undefined && /[\w.:$]\s*$/.test(body.slice(Math.max(0, m.index - 2), m.index)))) continue;
+    const open = m.index + m[0].length - 1;
+    const args = argumentSpans(body, mask, open)?.map(([a, b]) => body.slice(a, b));
+    if (args === undefined) continue;
+    names.forEach((name, k) => {
+      if (name === null) return;
+      if (m[3] !== undefined) {
+        const inner = /^&?\s*format\s*!\s*\(\s*("(?:[^"\\]|\\[\s\S])*")/.exec(args[0] ?? "");
+        if (args.length === 1 && (bare(args[0]!, name) || (inner !== null && captures(inner[1]!, name)))) printed.set(`${k} ${m[3]} ${args.join(",").replace(/\s+/g, "")}`, k);
+        return;
+      }
+      const fmt = args[FORMAT_AT[m[1]!]!];
+      if (fmt === undefined || !fmt.startsWith('"')) return;
+      const rest = args.slice(FORMAT_AT[m[1]!]! + 1);
+      if (captures(fmt, name) || (/\{\d*\}/.test(fmt) && rest.some((a) => bare(a, name)) && !rest.some((a) => a.startsWith(`${name}:`)))) printed.set(`${k} ${m[1]} ${[fmt, ...rest].join(",").replace(/\s+/g, "")}`, k);
+    });
+  }
+  return [...printed.values()];
+}
+
+/** The calls of `wrappers` with a message argument in one file, by the rules their definitions allow. */
+function wrapperCalls(path: string, text: string, mask: Uint8Array, wrappers: readonly Wrapper[]): SourceHit[] {
+  const out: SourceHit[] = [];
+  const crate = crateOf(path);
+  const names = [...new Set(wrappers.map((w) => w.name))];
+  for (const name of names) {
+    for (const m of text.matchAll(new RegExp(`\\b${name}\\s*(?:::\\s*<[^()]*>\\s*)?\\(`, "g"))) {
+      if (!mask[m.index]) continue;
+      const before = text.slice(Math.max(0, m.index - 120), m.index);
+      if (/\bfn\s+$/.test(before) || /!\s*$/.test(text.slice(m.index, m.index + m[0].length))) continue;
+      const method = /\.\s*$/.test(before);
+      const qualifier = /([A-Za-z_]\w*)\s*::\s*$/.exec(before)?.[1] ?? null;
+      const args = argumentSpans(text, mask, m.index + m[0].length - 1);
+      if (args === null) continue;
+      const fits = wrappers.filter((w) => w.name === name && w.arity === args.length && (w.method ? method : !method && (w.owner !== null ? qualifier === w.owner || (qualifier === "Self" && w.path === path) : qualifier === null || !/^[A-Z]/.test(qualifier))));
+      const own = fits.filter((w) => crateOf(w.path) === crate);
+      const usable = own.length > 0 ? own : fits.filter((w) => {
+        const ident = (crateOf(w.path) ?? "").replace(/-/g, "_");
+        return ident !== "" && (w.method ? new RegExp(`\\buse\\s+(?:::)?${ident}\\b`).test(text) : new RegExp(`\\buse\\s+(?:::)?${ident}\\b[^;]*(?:\\b${name}\\b|\\*)`).test(text) || new RegExp(`\\b${ident}\\s*::(?:\\s*\\w+\\s*::)*\\s*${name}\\s*\\(`).test(text));
+      });
+      // One site per text the call can print: each panic of a wrapper is one.
+      for (const w of usable) {
+        const arg = args[w.param];
+        if (arg !== undefined && MESSAGE_ARGUMENT.test(text.slice(arg[0], arg[1]))) out.push({ kind: "wrapper-call", path, line: lineAt(text, arg[0]), offset: m.index });
+      }
+    }
+  }
+  return out;
+}
+
+/** The calls a config declares (`TensorError::new`, `fail`, `.fail`) with a message argument, in one file. */
+function declaredCalls(path: string, text: string, mask: Uint8Array, sources: readonly MessageSourceConfig[]): SourceHit[] {
+  const out: SourceHit[] = [];
+  for (const source of sources) {
+    const [head, name] = source.call.includes("::") ? source.call.split("::") : source.call.startsWith(".") ? [".", source.call.slice(1)] : [null, source.call];
+    const callee = head === "." ? `\\.\\s*${name}` : head !== null ? `\\b${head}\\s*::\\s*${name}` : `(?<![.\\w])(?:[A-Za-z_]\\w*\\s*::\\s*)*${name}`;
+    for (const m of text.matchAll(new RegExp(`${callee}\\s*\\(`, "g"))) {
+      if (!mask[m.index + (head === "." ? 1 : 0)]) continue;
+      const args = argumentSpans(text, mask, m.index + m[0].length - 1);
+      const arg = args?.[source.argument ?? 0];
+      if (arg !== undefined && MESSAGE_ARGUMENT.test(text.slice(arg[0], arg[1]))) out.push({ kind: "declared-call", path, line: lineAt(text, arg[0]), offset: m.index });
+    }
+  }
+  return out;
+}
+
+/**
+ * Panics of library code whose message is only a name bound to a literal: `.expect(NAME)`,
+ * `panic!("{}", NAME)`, `panic!("{NAME}")` (and the other kinds' same forms), with the nearest
+ * `let NAME = "…";` of the function before them in a block still open, or else the file's
+ * `const`/`static` items of that name, all of one literal; by `path:line:kind`.
+ */
+function boundPanics(path: string, text: string, mask: Uint8Array, sites: readonly Judged[]): string[] {
+  const out: string[] = [];
+  const constants = (name: string): string | null => {
+    const values = new Set<string>();
+    for (const m of text.matchAll(new RegExp(`\\b(?:const|static)\\s+(?:mut\\s+)?${name}\\s*:\\s*&\\s*(?:'\\w+\\s+)?str\\s*=\\s*("(?:[^"\\\\]|\\\\[\\s\\S])*")\\s*;`, "g"))) if (mask[m.index]) values.add(m[1]!);
+    return values.size === 1 ? [...values][0]! : null;
+  };
+  for (const site of sites) {
+    const name0 = site.kind.replace(/-/g, "_");
+    let paren = site.offset + name0.length;
+    while (paren < text.length && !"([{".includes(text[paren]!)) paren++;
+    const args = argumentSpans(text, mask, paren)?.map(([a, b]) => text.slice(a, b));
+    if (args === undefined) continue;
+    const at = site.kind === "expect" || site.kind === "expect-err" ? -1 : (FORMAT_AT[name0] ?? 0);
+    const fmt = at < 0 ? null : args[at];
+    const rest = at < 0 ? args : args.slice(at + 1);
+    const name = at < 0 ? (args.length === 1 && /^[A-Za-z_]\w*$/.test(args[0]!) ? args[0]! : null) : fmt === '"{}"' && rest.length === 1 && /^[A-Za-z_]\w*$/.test(rest[0]!) ? rest[0]! : rest.length === 0 ? /^"\{([A-Za-z_]\w*)\}"$/.exec(fmt ?? "")?.[1] ?? null : null;
+    if (name === null) continue;
+    const fnAt = [...text.slice(0, site.offset).matchAll(/\bfn\s+[A-Za-z_]\w*/g)].filter((m) => mask[m.index]).at(-1)?.index ?? 0;
+    const paramsOpen = text.indexOf("(", fnAt);
+    const params = (paramsOpen < 0 ? null : argumentSpans(text, mask, paramsOpen)) ?? [];
+    const isParam = params.some(([a, b]) => new RegExp(`^(?:mut\\s+)?${name}\\s*:`).test(text.slice(a, b)));
+    const lets = [...text.slice(fnAt, site.offset).matchAll(new RegExp(`\\blet\\s+(?:mut\\s+)?${name}\\b\\s*(?::[^=;]*)?=\\s*([^;]*);`, "g"))].filter((m) => mask[fnAt + m.index]);
+    const last = lets.at(-1);
+    let inScope = false;
+    if (last !== undefined) {
+      let depth = 0;
+      inScope = true;
+      for (let i = fnAt + last.index; i < site.offset; i++) {
+        if (!mask[i]) continue;
+        if (text[i] === "{") depth++;
+        else if (text[i] === "}" && --depth < 0) inScope = false;
+      }
+    }
+    const literal = inScope ? /^"(?:[^"\\]|\\[\s\S])*"$/.test(last![1]!.trim()) : !isParam && constants(name) !== null;
+    if (literal) out.push(`${path}:${site.line}:${site.kind}`);
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Main
 // ---------------------------------------------------------------------------------------------
@@ -492,17 +760,19 @@ const key = (h: { path: string; line: number; kind: string }) => `${h.path}:${h.
 async function main(): Promise<number> {
   let args;
   try {
-    args = parseArgs({ options: { "git-dir": { type: "string" }, sha: { type: "string" }, json: { type: "boolean", default: false } } }).values;
+    args = parseArgs({ options: { "git-dir": { type: "string" }, sha: { type: "string" }, config: { type: "string" }, json: { type: "boolean", default: false } } }).values;
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\nusage: node dist/scripts/crosscheck.js --git-dir <dir> --sha <40 hex> [--json]\n`);
+    process.stderr.write(`${(error as Error).message}\nusage: node dist/scripts/crosscheck.js --git-dir <dir> --sha <40 hex> [--config FILE] [--json]\n`);
     return 2;
   }
   const gitDir = args["git-dir"];
   const sha = args.sha;
   if (gitDir === undefined || sha === undefined || !/^[0-9a-f]{40}$/.test(sha)) {
-    process.stderr.write("usage: node dist/scripts/crosscheck.js --git-dir <dir> --sha <40 hex> [--json]\n");
+    process.stderr.write("usage: node dist/scripts/crosscheck.js --git-dir <dir> --sha <40 hex> [--config FILE] [--json]\n");
     return 2;
   }
+  const configFile = args.config ?? path.join(packageRoot(), "config.json");
+  const sources: MessageSourceConfig[] = (JSON.parse(readFileSync(configFile, "utf8")) as Config).targets[0]?.messageSources ?? [];
 
   const tree = await readTree({ gitDir, sha, include: ["**/*.rs"], exclude: [] });
   const texts = new Map(tree.files.map((f) => [f.path, f.text]));
@@ -532,15 +802,28 @@ async function main(): Promise<number> {
   for (const h of hits) byFile.set(h.path, [...(byFile.get(h.path) ?? []), h]);
   const judged: Judged[] = [];
   const declared = new Map<string, string[]>();
+  const masks = new Map<string, { mask: Uint8Array; tests: ReturnType<typeof testRanges> }>();
+  const scanned = (p: string) => {
+    let known = masks.get(p);
+    if (known === undefined) {
+      const mask = codeMask(texts.get(p)!);
+      known = { mask, tests: testRanges(texts.get(p)!, mask) };
+      masks.set(p, known);
+    }
+    return known;
+  };
+  const testAt = (p: string, at: number) => {
+    const { tests } = scanned(p);
+    return testByPath(p) || tests.wholeFile || tests.ranges.some(([a, b]) => at >= a && at <= b);
+  };
   for (const [path, fileHits] of byFile) {
     const text = texts.get(path)!;
-    const mask = codeMask(text);
-    const tests = testRanges(text, mask);
+    const { mask, tests } = scanned(path);
     if (tests.modules.length > 0) declared.set(path, tests.modules);
     const matchers = matcherRanges(text, mask);
     let returned: ReturnedContext | undefined;
     for (const h of fileHits) {
-      const test = testByPath(path) || tests.wholeFile || tests.ranges.some(([a, b]) => h.offset >= a && h.offset <= b);
+      const test = testAt(path, h.offset);
       if (!RETURNED.has(h.kind)) judged.push(judge(h, text, mask, matchers, test));
       else judged.push({ ...h, test, verdict: mask[h.offset] ? judgeReturned(h, text, mask, (returned ??= returnedContext(text, mask))) : "comment-or-string" });
     }
@@ -558,12 +841,25 @@ async function main(): Promise<number> {
       const base = /^(?:lib|main|mod)\.rs$/.test(file) ? dir : `${dir}${file.slice(0, -3)}/`;
       return names.some((n) => p === `${base}${n}.rs` || p.startsWith(`${base}${n}/`));
     });
-  const independent = judged.filter((j) => j.verdict === "site").map((j) => ({ ...j, test: j.test || ownedByTest(j.path) }));
+  const panicSites = judged.filter((j) => j.verdict === "site").map((j) => ({ ...j, test: j.test || ownedByTest(j.path) }));
+  // The message sources: wrappers of library code (files with panic sites), their calls and the declared calls in any file.
+  const wrappers = [...byFile.keys()].flatMap((p) => wrappersIn(p, texts.get(p)!, scanned(p).mask, (at) => testAt(p, at) || ownedByTest(p)));
+  const sourceHits: SourceHit[] = [];
+  for (const f of tree.files) {
+    const calls = wrappers.filter((w) => f.text.includes(w.name));
+    if (calls.length > 0) sourceHits.push(...wrapperCalls(f.path, f.text, scanned(f.path).mask, calls));
+    const named = sources.filter((s) => f.text.includes(s.call.slice(s.call.lastIndexOf(":") + 1).replace(/^\./, "")));
+    if (named.length > 0) sourceHits.push(...declaredCalls(f.path, f.text, scanned(f.path).mask, named));
+  }
+  const independent = [...panicSites, ...sourceHits.map((h) => ({ ...h, test: testAt(h.path, h.offset) || ownedByTest(h.path) }))];
+  const boundIndependent = [...byFile.keys()].flatMap((p) => boundPanics(p, texts.get(p)!, scanned(p).mask, panicSites.filter((s) => s.path === p && !s.test))).sort();
 
   // The pipeline's side.
   const extracted: FileSites[] = [];
   for (const f of tree.files) extracted.push(await extractFile(f));
-  const pipelineSites = applyTestModules(extracted).flatMap((r) => r.sites);
+  const withSources = await new MessageSources(extracted, sources).withSites(extracted, async (paths) => paths.map((p) => texts.get(p)!));
+  const pipelineSites = applyTestModules(withSources).flatMap((r) => r.sites);
+  const boundPipeline = pipelineSites.filter((s) => s.context === "library" && s.source?.via === "binding").map((s) => key(s)).sort();
 
   const pipeNonTest = pipelineSites.filter((s) => s.context === "library");
   const indNonTest = independent.filter((s) => !s.test);
@@ -585,8 +881,9 @@ async function main(): Promise<number> {
     const lineText = text.slice(lineOffset(text, line), text.indexOf("\n", lineOffset(text, line)) >>> 0).trim();
     const site = pipelineSites.find((s) => s.path === path && s.line === line && s.kind === kind);
     const ind = judged.find((j) => j.path === path && j.line === line && j.kind === kind);
+    const source = independent.find((j) => j.path === path && j.line === line && j.kind === kind && !("verdict" in j));
     const why = site ? `pipeline context ${site.context}` : allPipeline.has(k) ? "" : "not a pipeline site";
-    const indWhy = ind ? `cross-check ${ind.verdict}${ind.test ? " (test)" : ""}` : "not found by grep";
+    const indWhy = ind ? `cross-check ${ind.verdict}${ind.test ? " (test)" : ""}` : source ? `cross-check source site${source.test ? " (test)" : ""}` : "not found by grep";
     return { site: k, pipeline: why, crosscheck: indWhy, line: lineText.slice(0, 160) };
   };
 
@@ -604,17 +901,22 @@ async function main(): Promise<number> {
       parseErrorFiles: extracted.filter((r) => r.parseErrors).map((r) => r.path),
     },
     crosscheck: { grepHits: hits.length, sites: independent.length, nonTest: indNonTest.length, byKind: tally(indNonTest), rejected: tally(judged.filter((j) => j.verdict !== "site").map((j) => ({ kind: j.verdict }))), rejectedSamples: samples(judged, texts) },
+    sources: { declared: sources.map((s) => s.call), wrappers: [...new Set(wrappers.map((w) => `${w.path}: ${w.owner === null ? "" : `${w.owner}::`}${w.name}`))].sort(), boundPanics: { pipeline: boundPipeline.length, crosscheck: boundIndependent.length } },
     onlyPipeline: onlyPipeline.sort().map(explain),
     onlyCrosscheck: onlyIndependent.sort().map(explain),
+    boundOnlyPipeline: boundPipeline.filter((k) => !boundIndependent.includes(k)),
+    boundOnlyCrosscheck: boundIndependent.filter((k) => !boundPipeline.includes(k)),
   };
   if (args.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else {
-    const { onlyPipeline: a, onlyCrosscheck: b, ...head } = report;
+    const { onlyPipeline: a, onlyCrosscheck: b, boundOnlyPipeline: c, boundOnlyCrosscheck: d, ...head } = report;
     process.stdout.write(`${JSON.stringify(head, null, 2)}\n`);
-    process.stdout.write(`\nnon-test sites only the pipeline found (${a.length}):\n${a.map((d) => `  ${d.site}  [${d.crosscheck}]  ${d.line}`).join("\n")}\n`);
-    process.stdout.write(`\nnon-test sites only the cross-check found (${b.length}):\n${b.map((d) => `  ${d.site}  [${d.pipeline}]  ${d.line}`).join("\n")}\n`);
+    process.stdout.write(`\nnon-test sites only the pipeline found (${a.length}):\n${a.map((x) => `  ${x.site}  [${x.crosscheck}]  ${x.line}`).join("\n")}\n`);
+    process.stdout.write(`\nnon-test sites only the cross-check found (${b.length}):\n${b.map((x) => `  ${x.site}  [${x.pipeline}]  ${x.line}`).join("\n")}\n`);
+    process.stdout.write(`\npanics reading a bound literal only the pipeline found (${c.length}):\n${c.map((k) => `  ${k}`).join("\n")}\n`);
+    process.stdout.write(`\npanics reading a bound literal only the cross-check found (${d.length}):\n${d.map((k) => `  ${k}`).join("\n")}\n`);
   }
-  return onlyPipeline.length + onlyIndependent.length === 0 ? 0 : 1;
+  return onlyPipeline.length + onlyIndependent.length + report.boundOnlyPipeline.length + report.boundOnlyCrosscheck.length === 0 ? 0 : 1;
 }
 
 /** Up to 3 rejected hits per verdict, with their line, so a reader can see what each filter removes. */

@@ -109,7 +109,7 @@ describe("seed envelope (record schema v2)", () => {
       'envelope.json /record/severity: must be one of "error", "warning" (got "fatal")',
       "envelope.json /record/handlingStrategy: must be string or null (got integer)",
       "envelope.json /record/schemaVersion: must be 2 (got 1)",
-      'envelope.json /occurrences/0/kind: must be one of "panic", "unreachable", "todo", "unimplemented", "assert", "assert-eq", "assert-ne", "debug-assert", "debug-assert-eq", "debug-assert-ne", "expect", "expect-err", "error-attribute", "display-impl", "err-return", "ok-or", "map-err" (got "oops")',
+      'envelope.json /occurrences/0/kind: must be one of "panic", "unreachable", "todo", "unimplemented", "assert", "assert-eq", "assert-ne", "debug-assert", "debug-assert-eq", "debug-assert-ne", "expect", "expect-err", "error-attribute", "display-impl", "err-return", "ok-or", "map-err", "wrapper-call", "declared-call" (got "oops")',
     ]);
     const empty = validate("envelope.v2", { ...envelope, occurrences: [] }, "envelope.json");
     assert.deepEqual(empty.ok ? [] : empty.errors, ["envelope.json /occurrences: must have at least 1 item (got 0)"]);

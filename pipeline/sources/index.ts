@@ -1,0 +1,154 @@
+/**
+ * The message sources: where the text a panic prints is written when the panic's own arguments
+ * do not hold it. Each source yields sites (types.ts `Site`) with their runtime parts, so build
+ * and match treat them as any other:
+ *
+ * | source   | site                           | kind            | read                                  |
+ * |----------|--------------------------------|-----------------|---------------------------------------|
+ * | binding  | the panic (`x.expect(msg)`)    | the panic's own | at extraction, in its file (bindings.ts) |
+ * | wrapper  | a wrapper's call, at its literal | `wrapper-call`  | over the tree, each run (wrappers.ts) |
+ * | declared | a declared call, at its message | `declared-call` | over the tree, each run (declared.ts) |
+ *
+ * Note: the wrappers of a tree and the calls each file makes are noted at extraction and kept in
+ *   the extraction cache with the file (file.ts); the pass over the tree (`MessageSources`) is
+ *   made again each run from them, so a file whose blob did not change is never read for it,
+ *   unless it calls a wrapper or a declared call (then its text is tokenized once).
+ */
+import { contextOfPath, isTestAttribute } from "../rust/index.js";
+import { lexedContext } from "../extract.js";
+import { layoutOf, type Spot } from "../layout.js";
+import { isDistinctive } from "../message.js";
+import type { MessageSourceConfig } from "../schema-types.generated.js";
+import { codeAt, isAsciiWord, type Token } from "../tokens.js";
+import { Lines } from "../tree-view.js";
+import type { FileSites, MessagePart, MessageSource, Site, SiteKind } from "../types.js";
+import { type ArgumentMessage, inSlots, joined, readMessageArgument } from "./argument.js";
+import { type Call, callAt, enclosingCall } from "./calls.js";
+import { declares, declaredSources, type DeclaredSource } from "./declared.js";
+import { ownerOf } from "./headers.js";
+import { WrapperIndex } from "./wrappers.js";
+
+export { FileSources, callsOf, type SourceFacts, type SourcedMessage } from "./file.js";
+
+/** The sources that read the whole tree: its wrappers and the config's declared calls. */
+export class MessageSources {
+  private readonly wrappers: WrapperIndex;
+  private readonly declared: readonly DeclaredSource[];
+
+  /** `files`: every file of the tree, with the wrappers extraction noted in it (no sites needed). */
+  constructor(files: readonly Pick<FileSites, "path" | "wrappers">[], configs: readonly MessageSourceConfig[] = []) {
+    this.wrappers = new WrapperIndex(files);
+    this.declared = declaredSources(configs);
+  }
+
+  /** True when a call of this key (`messageCalls`) may be a source's. */
+  wants(key: string): boolean {
+    return this.wrappers.wants(key) || this.declared.some((d) => declares(d.config.call, key));
+  }
+
+  /**
+   * True when the sites of the tree may change with this file beyond its own sites: it defines a
+   * wrapper, or calls a wrapper or a declared call. A file that does neither adds no source's site
+   * and changes none elsewhere.
+   */
+  touches(file: Pick<FileSites, "calls" | "wrappers">): boolean {
+    return (file.wrappers?.length ?? 0) > 0 || (file.calls ?? []).some((key) => this.wants(key));
+  }
+
+  /** `files` with the sources' sites added to their own (in source order); `readTexts` reads the texts of the files that call a source. */
+  async withSites(files: readonly FileSites[], readTexts: (paths: readonly string[]) => Promise<readonly string[]>): Promise<FileSites[]> {
+    const callers = files.filter((f) => (f.calls ?? []).some((key) => this.wants(key)));
+    if (callers.length === 0) return [...files];
+    const texts = await readTexts(callers.map((f) => f.path));
+    const found = new Map(callers.map((f, i) => [f.path, this.sitesIn(f.path, texts[i]!, f.calls!)]));
+    return files.map((f) => {
+      const more = found.get(f.path);
+      return more === undefined || more.length === 0 ? f : { ...f, sites: [...f.sites, ...more].sort((a, b) => a.line - b.line || a.column - b.column) };
+    });
+  }
+
+  /**
+   * The sources' sites in the file at `path` whose text is `text`, in source order; `keys`: the
+   * calls extraction noted in it (`messageCalls`), whose names are looked for.
+   * Note: the names are found with `indexOf` and laid out by the lexer pass (is it code, in which
+   *   item); only each call's parentheses are read with the lexer, not the whole file.
+   */
+  sitesIn(path: string, text: string, keys: readonly string[]): Site[] {
+    const names = new Set(keys.filter((key) => this.wants(key)).map((key) => key.slice(Math.max(key.lastIndexOf(":"), key.lastIndexOf(".")) + 1)));
+    const hits: { at: number; name: string; macro: boolean }[] = [];
+    for (const name of names) {
+      for (let i = text.indexOf(name); i >= 0; i = text.indexOf(name, i + name.length)) {
+        if (!isAsciiWord(codeAt(text, i - 1)) && !isAsciiWord(codeAt(text, i + name.length))) hits.push({ at: i, name, macro: false });
+      }
+    }
+    if (hits.length === 0) return [];
+    hits.sort((a, b) => a.at - b.at);
+    const layout = layoutOf(text, hits, isTestAttribute);
+    const lines = new Lines(text);
+    const pathContext = contextOfPath(path);
+    const sites: Site[] = [];
+    for (const spot of layout.spots) {
+      const call = spot.code && !spot.excluded ? callAt(text, spot.at, spot.name) : null;
+      if (call === null || !this.wants(call.key)) continue;
+      const at = { path, lines, spot, context: lexedContext(pathContext, layout, spot) };
+      for (const d of this.declared) {
+        if (!declares(d.config.call, call.key)) continue;
+        const site = callSite(at, call.args[d.config.argument ?? 0], "declared-call", (m) => joined([...d.before, ...m.parts, ...d.after]), { via: "declared", name: d.config.call, ...declaredFacts(text, call, spot, d.config) });
+        if (site !== null) sites.push(site);
+      }
+      for (const fact of this.wrappers.resolve(call.key, call.args.length, path, text)) {
+        const site = callSite(at, call.args[fact.param], "wrapper-call", (m) => inSlots(fact.pieces, m.parts), { via: "wrapper", name: fact.name });
+        if (site !== null) sites.push(site);
+      }
+    }
+    return sites;
+  }
+}
+
+/** Where a call stands: its file, its lines, the lexer's view of its callee and its context. */
+interface CallPlace {
+  readonly path: string;
+  readonly lines: Lines;
+  readonly spot: Spot;
+  readonly context: Site["context"];
+}
+
+/**
+ * The site of a source at a call's message argument (`arg`), or null when the argument is not a
+ * message (`readMessageArgument`). A message without distinctive text of its own is counted
+ * without a record, as a panic's would be.
+ */
+function callSite(at: CallPlace, arg: readonly Token[] | undefined, kind: SiteKind, around: (message: ArgumentMessage) => MessagePart[], source: MessageSource): Site | null {
+  const message = arg === undefined ? null : readMessageArgument(arg);
+  if (message === null) return null;
+  const first = arg!.find((t) => t.text !== "&" && t.text !== "*")!;
+  const own = isDistinctive(message.parts);
+  return {
+    kind,
+    path: at.path,
+    line: at.lines.lineOf(first.start),
+    column: at.lines.columnOf(first.start),
+    inTokenTree: at.spot.inTokenTree,
+    context: at.context,
+    message: message.message,
+    runtime: own ? around(message) : null,
+    skip: own ? null : "no-distinctive-text",
+    facts: null,
+    source,
+  };
+}
+
+/**
+ * What a declared call's occurrence says of it: the function it sits in (with its `impl`'s type,
+ * `TensorCheck::narrow`), and the operation the registering call names with a literal.
+ */
+function declaredFacts(text: string, call: Call, spot: Spot, config: MessageSourceConfig): Pick<MessageSource, "function" | "operation"> {
+  const name = spot.functions.at(-1);
+  const parent = spot.functions.length === 1 && spot.item?.keyword === "fn" ? spot.item.parent : null;
+  const owner = parent === null ? null : ownerOf(text, parent);
+  const op = config.operation;
+  const registering = op === undefined ? null : enclosingCall(text, call.start);
+  const arg = registering !== null && registering.call.name === op!.call ? registering.call.args[op!.argument ?? 0] : undefined;
+  const operation = arg?.length === 1 ? readMessageArgument(arg) : null;
+  return { ...(name === undefined ? {} : { function: owner === null ? name : `${owner}::${name}` }), ...(operation === null ? {} : { operation: operation.message }) };
+}
