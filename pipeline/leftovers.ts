@@ -15,12 +15,7 @@ import path from "node:path";
  * included) are left alone. A folder that cannot be read has none.
  */
 export async function removeLeftovers(dir: string, prefixes: readonly string[]): Promise<string[]> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return [];
-  }
+  const names = await entriesOf(dir);
   const removed: string[] = [];
   for (const name of names.sort()) {
     if (!prefixes.some((prefix) => name.startsWith(prefix))) continue;
@@ -30,6 +25,11 @@ export async function removeLeftovers(dir: string, prefixes: readonly string[]):
     removed.push(name);
   }
   return removed;
+}
+
+/** The names in `dir`; none when it cannot be read. */
+async function entriesOf(dir: string): Promise<string[]> {
+  return readdir(dir).catch(() => []);
 }
 
 /** A version folder's name (`0003-2c06be351006`). */
@@ -42,12 +42,7 @@ const VERSION_FOLDER = /^\d{4,}-[0-9a-f]{12}$/;
  * run writing at the same moment would lose its folder).
  */
 export async function removeUnlisted(dir: string, listed: readonly string[]): Promise<string[]> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return [];
-  }
+  const names = await entriesOf(dir);
   const known = new Set(listed);
   const removed = names.filter((name) => VERSION_FOLDER.test(name) && !known.has(name)).sort();
   for (const name of removed) await rm(path.join(dir, name), { recursive: true, force: true });
