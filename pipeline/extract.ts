@@ -13,7 +13,7 @@
  */
 import { callersOf, forgetIndexedWords, siteFacts } from "./analyze/facts.js";
 import { recordKey } from "./build.js";
-import { chain, type Hit, type Item, type Layout, layoutOf, type Spot } from "./layout.js";
+import { chain, type Hit, type Item, type Layout, layoutOf, ownerAt, type Spot } from "./layout.js";
 import { contextOfPath, isTestAttribute, MACRO_RULES, METHOD_RULES, type Rule, STD_PATHS, TEST_WORDS } from "./rust/index.js";
 import { isReturnedName, RETURNED_CANDIDATE, returnedHit, returnedReader } from "./sources/returned.js";
 import { codeAt, isAsciiWord, isSpace, readDelimited, skipTrivia, splitArgs, tokenize, type Token } from "./tokens.js";
@@ -315,36 +315,13 @@ function siteAt(path: string, text: string, lines: Lines, rule: Rule, spot: Spot
     skip: described.skip,
     // Note: a site without text of its own has a record all the same, keyed by its place.
     place: described.runtime === null ? (described.place ?? null) : null,
-    owner: ownerOf(text, spot),
+    owner: ownerAt(text, spot),
     facts: null,
     ...(described.source === undefined ? {} : { source: described.source }),
   };
   const key = recordKey(site);
   // Note: facts are gathered only for sites that may lend a record its facts, while the tree is alive.
   return key === null ? site : { ...site, facts: facts(key, rule.syntax === "macro" ? args : null) };
-}
-
-/**
- * The items around a site, outermost first (`m::Type::f`): the `mod`, `impl` and `trait` items
- * whose bodies hold it, as the lexer laid them out, then the functions around it. Pure.
- */
-function ownerOf(text: string, spot: Spot): string {
-  const names: string[] = [];
-  for (let item = spot.item; item !== null; item = item.parent) {
-    if (item.body === null || item.keywordAt < 0) continue;
-    const name = itemName(text.slice(item.keywordAt, item.body.preludeEnd), item.keyword);
-    if (name !== null) names.push(name);
-  }
-  return [...names.reverse(), ...spot.functions].join("::");
-}
-
-/** The name a `mod`, `trait` or `impl` header gives its body (an impl's self type, without generics), or null. */
-function itemName(header: string, keyword: string): string | null {
-  if (keyword === "mod" || keyword === "trait") return /^\w+\s+(?:r#)?([A-Za-z_]\w*)/.exec(header)?.[1] ?? null;
-  if (keyword !== "impl") return null;
-  const head = /^impl\s*(?:<(?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*>)?([^{]*)/.exec(header)?.[1]?.replace(/\bwhere\b[\s\S]*$/, "") ?? "";
-  const self = /\sfor\s+([\s\S]*)$/.exec(head)?.[1] ?? head;
-  return /(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)/.exec(self.replace(/^[\s&!*]+|dyn\s+|mut\s+/g, ""))?.[1] ?? null;
 }
 
 /**

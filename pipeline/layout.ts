@@ -197,3 +197,26 @@ export function itemAt(items: readonly Item[], at: number): Item | null {
   const body = item.body;
   return (body !== null && at >= body.preludeEnd && at < body.close ? itemAt(body.items, at) : null) ?? item;
 }
+
+/**
+ * The items around a site, outermost first (`m::Type::f`): the `mod`, `impl` and `trait` items
+ * whose bodies hold it, as the lexer laid them out, then the functions around it. Pure.
+ */
+export function ownerAt(text: string, spot: Spot): string {
+  const names: string[] = [];
+  for (let item = spot.item; item !== null; item = item.parent) {
+    if (item.body === null || item.keywordAt < 0) continue;
+    const name = itemName(text.slice(item.keywordAt, item.body.preludeEnd), item.keyword);
+    if (name !== null) names.push(name);
+  }
+  return [...names.reverse(), ...spot.functions].join("::");
+}
+
+/** The name a `mod`, `trait` or `impl` header gives its body (an impl's self type, without generics), or null. */
+function itemName(header: string, keyword: string): string | null {
+  if (keyword === "mod" || keyword === "trait") return /^\w+\s+(?:r#)?([A-Za-z_]\w*)/.exec(header)?.[1] ?? null;
+  if (keyword !== "impl") return null;
+  const head = /^impl\s*(?:<(?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*>)?([^{]*)/.exec(header)?.[1]?.replace(/\bwhere\b[\s\S]*$/, "") ?? "";
+  const self = /\sfor\s+([\s\S]*)$/.exec(head)?.[1] ?? head;
+  return /(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)/.exec(self.replace(/^[\s&!*]+|dyn\s+|mut\s+/g, ""))?.[1] ?? null;
+}

@@ -18,12 +18,12 @@
  * of what the error displays (a field of a variant, one of several writes of an arm) it has holes
  * at both ends.
  */
-import type { Hit, Item, Spot } from "../layout.js";
+import { type Hit, type Item, ownerAt, type Spot } from "../layout.js";
 import { decodeStringLiteral, isDistinctive } from "../message.js";
 import { readFormat } from "../rules/rule.js";
 import { isStrLiteral, readDelimited, skipTrivia, splitArgs, tokenize, type Token } from "../tokens.js";
 import type { Lines } from "../tree-view.js";
-import type { MessagePart, Site, SiteContext, SiteKind, SiteSkip } from "../types.js";
+import type { MessagePart, PlaceText, Site, SiteContext, SiteKind, SiteSkip } from "../types.js";
 
 /** The site kinds of returned errors; every other kind is a panic's. */
 export const RETURNED_KINDS: ReadonlySet<SiteKind> = new Set<SiteKind>(["error-attribute", "display-impl", "err-return", "ok-or", "map-err"]);
@@ -77,6 +77,9 @@ export function returnedReader(path: string, text: string, lines: Lines): ReadRe
       message: found.message,
       runtime: found.runtime,
       skip: found.skip,
+      // Note: a text without letters of its own (`write!(f, "{}", e)`) has its place's record.
+      place: found.place,
+      owner: ownerAt(text, spot),
       facts: null,
       errorClass: found.errorClass,
     };
@@ -89,6 +92,8 @@ interface Found {
   readonly message: string | null;
   readonly runtime: readonly MessagePart[] | null;
   readonly skip: SiteSkip | null;
+  /** For a text without letters of its own: what it displays, for its place's record. */
+  readonly place: PlaceText | null;
   readonly errorClass: string | null;
 }
 
@@ -105,11 +110,11 @@ const WILD: MessagePart = { wild: true };
 
 /** The site of a text, or the reason it has no record: a text needs 3 letters of its own. */
 function found(kind: SiteKind, text: Text | "dynamic", errorClass: string | null): Found {
-  if (text === "dynamic") return { kind, message: null, runtime: null, skip: "dynamic-message", errorClass };
-  if (!isDistinctive(text.parts)) return { kind, message: text.message, runtime: null, skip: "no-distinctive-text", errorClass };
+  if (text === "dynamic") return { kind, message: null, runtime: null, skip: "dynamic-message", place: { message: "", runtime: [WILD] }, errorClass };
   const hole = (p: MessagePart | undefined) => p !== undefined && "wild" in p;
   const runtime: MessagePart[] = text.whole ? [...text.parts] : [...(hole(text.parts[0]) ? [] : [WILD]), ...text.parts, ...(hole(text.parts.at(-1)) ? [] : [WILD])];
-  return { kind, message: text.message, runtime, skip: null, errorClass };
+  if (!isDistinctive(text.parts)) return { kind, message: text.message, runtime: null, skip: "no-distinctive-text", place: { message: text.message, runtime }, errorClass };
+  return { kind, message: text.message, runtime, skip: null, place: null, errorClass };
 }
 
 // ---------------------------------------------------------------------------------------------
