@@ -113,7 +113,7 @@ export function startFile(file: { readonly path: string; readonly blob: string; 
     finish(parsed) {
       const view = parsed === null ? null : new TreeView(parsed, text, lines);
       const treeContext = view === null ? pathContext : fileContextOf(view, pathContext);
-      const callers = callersIn(text, layout);
+      const callers = callersIn(text, layout, treeSpots);
       const needsFacts = oncePerMessage(options);
       const sites: Site[] = [];
       layout.spots.forEach((spot, k) => {
@@ -133,11 +133,12 @@ function ruleOf(spot: Spot): Rule {
 
 /**
  * The callers of each function name in the file (`callersOf`): read together for the functions
- * around the candidates outside test items, whose facts are asked for; any other name alone.
+ * around the candidates outside test items that may take facts (`takes`, null: every one), whose
+ * facts are asked for; any other name alone.
  */
-function callersIn(text: string, layout: Layout): (name: string) => readonly string[] {
+function callersIn(text: string, layout: Layout, takes: ReadonlySet<Spot> | null): (name: string) => readonly string[] {
   let known: Map<string, readonly string[]> | undefined;
-  const names = () => new Set(layout.spots.flatMap((s) => (s.code && !s.excluded && s.functions.length > 0 && !chain(s.item).some((item) => item.test) ? [s.functions.at(-1)!] : [])));
+  const names = () => new Set(layout.spots.flatMap((s) => (s.code && !s.excluded && s.functions.length > 0 && (takes === null || takes.has(s)) && !chain(s.item).some((item) => item.test) ? [s.functions.at(-1)!] : [])));
   return (name) => {
     known ??= callersOf(text, layout, names());
     return known.get(name) ?? known.set(name, callersOf(text, layout, [name]).get(name)!).get(name)!;

@@ -123,6 +123,7 @@ interface ImplHeader {
   readonly type: string;
 }
 
+/** One file's text and what its candidates read of it more than once: items' tokens, impl headers, the types it implements `Error` for. */
 class FileView {
   private errorImpls: ReadonlySet<string> | undefined;
   private readonly tokens = new Map<Item, readonly Token[]>();
