@@ -15,7 +15,7 @@ import { callersOf, forgetIndexedWords, siteFacts } from "./analyze/facts.js";
 import { recordKey } from "./build.js";
 import { chain, type Hit, type Item, type Layout, layoutOf, type Spot } from "./layout.js";
 import { contextOfPath, isTestAttribute, MACRO_RULES, METHOD_RULES, type Rule, STD_PATHS, TEST_WORDS } from "./rust/index.js";
-import { isReturnedName, RETURNED_CANDIDATE, returnedHit, returnedReader } from "./sources/returned.js";
+import { isReturnedName, mayBeSite, RETURNED_CANDIDATE, returnedHit, returnedReader } from "./sources/returned.js";
 import { codeAt, isAsciiWord, isSpace, readDelimited, skipTrivia, splitArgs, tokenize, type Token } from "./tokens.js";
 import { type FlatTree, type ParseTree, parseTree, type Range } from "./parse.js";
 import { Lines, namedChildSpans, TreeView, type ViewNode } from "./tree-view.js";
@@ -36,10 +36,13 @@ const NOT_CODE = new Set(["line_comment", "block_comment", "doc_comment", "strin
 /** Where the text scan finds candidates (of panics, and of returned errors: sources/returned.ts), in order: a text without any needs no parse. */
 export function candidateHits(text: string): Hit[] {
   const hits: Hit[] = [];
+  let display: boolean | undefined;
+  const namesDisplay = () => (display ??= text.includes("Display"));
   CANDIDATE.lastIndex = 0;
   for (let m = CANDIDATE.exec(text); m !== null; m = CANDIDATE.exec(text)) {
     if (m[1] === undefined && m[2] === undefined) {
-      hits.push(returnedHit(m, 3));
+      const hit = returnedHit(m, 3);
+      if (mayBeSite(text, hit, namesDisplay)) hits.push(hit);
       continue;
     }
     const macro = m[1] !== undefined;
