@@ -15,7 +15,7 @@ import { callersOf, forgetIndexedWords, siteFacts } from "./analyze/facts.js";
 import { recordKey } from "./build.js";
 import { chain, type Hit, type Item, type Layout, layoutOf, ownerAt, type Spot } from "./layout.js";
 import { contextOfPath, isTestAttribute, MACRO_RULES, METHOD_RULES, type Rule, STD_PATHS, TEST_WORDS } from "./rust/index.js";
-import { isReturnedName, RETURNED_CANDIDATE, returnedHit, returnedReader } from "./sources/returned.js";
+import { isReturnedName, mayBeSite, RETURNED_CANDIDATE, returnedHit, returnedReader } from "./sources/returned.js";
 import { codeAt, isAsciiWord, isSpace, readDelimited, skipTrivia, splitArgs, tokenize, type Token } from "./tokens.js";
 import { type FlatTree, type ParseTree, parseTree, type Range } from "./parse.js";
 import { Lines, namedChildSpans, TreeView, type ViewNode } from "./tree-view.js";
@@ -37,10 +37,13 @@ const NOT_CODE = new Set(["line_comment", "block_comment", "doc_comment", "strin
 /** Where the text scan finds candidates (of panics, and of returned errors: sources/returned.ts), in order: a text without any needs no parse. */
 export function candidateHits(text: string): Hit[] {
   const hits: Hit[] = [];
+  let display: boolean | undefined;
+  const namesDisplay = () => (display ??= text.includes("Display"));
   CANDIDATE.lastIndex = 0;
   for (let m = CANDIDATE.exec(text); m !== null; m = CANDIDATE.exec(text)) {
     if (m[1] === undefined && m[2] === undefined) {
-      hits.push(returnedHit(m, 3));
+      const hit = returnedHit(m, 3);
+      if (mayBeSite(text, hit, namesDisplay)) hits.push(hit);
       continue;
     }
     const macro = m[1] !== undefined;
@@ -116,7 +119,7 @@ export function startFile(file: { readonly path: string; readonly blob: string; 
     finish(parsed) {
       const view = parsed === null ? null : new TreeView(parsed, text, lines);
       const treeContext = view === null ? pathContext : fileContextOf(view, pathContext);
-      const callers = callersIn(text, layout);
+      const callers = callersIn(text, layout, treeSpots);
       const needsFacts = oncePerMessage(options);
       // Note: one entry per spot (null where it is no site), as the message sources read them.
       const found = layout.spots.map((spot, k) => {
@@ -145,11 +148,12 @@ export function lexedContext(pathContext: SiteContext, layout: Layout, spot: Spo
 
 /**
  * The callers of each function name in the file (`callersOf`): read together for the functions
- * around the candidates outside test items, whose facts are asked for; any other name alone.
+ * around the candidates outside test items that may take facts (`takes`, null: every one), whose
+ * facts are asked for; any other name alone.
  */
-function callersIn(text: string, layout: Layout): (name: string) => readonly string[] {
+function callersIn(text: string, layout: Layout, takes: ReadonlySet<Spot> | null): (name: string) => readonly string[] {
   let known: Map<string, readonly string[]> | undefined;
-  const names = () => new Set(layout.spots.flatMap((s) => (s.code && !s.excluded && s.functions.length > 0 && !chain(s.item).some((item) => item.test) ? [s.functions.at(-1)!] : [])));
+  const names = () => new Set(layout.spots.flatMap((s) => (s.code && !s.excluded && s.functions.length > 0 && (takes === null || takes.has(s)) && !chain(s.item).some((item) => item.test) ? [s.functions.at(-1)!] : [])));
   return (name) => {
     known ??= callersOf(text, layout, names());
     return known.get(name) ?? known.set(name, callersOf(text, layout, [name]).get(name)!).get(name)!;

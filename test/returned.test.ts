@@ -22,7 +22,7 @@ import { analyzeEnvelopes } from "../pipeline/analyze/index.js";
 import { buildEnvelopes, groupSites } from "../pipeline/build.js";
 import { extractFile } from "../pipeline/extract.js";
 import type { Envelope } from "../pipeline/schema-types.generated.js";
-import { errorTypeOf } from "../pipeline/sources/returned.js";
+import { errorTypeOf, mayBeSite } from "../pipeline/sources/returned.js";
 import type { MessagePart, Site, SiteKind } from "../pipeline/types.js";
 import { validate } from "../pipeline/validate.js";
 import { fixture } from "./helpers/git.js";
@@ -54,12 +54,26 @@ describe("returned errors: the forms", () => {
     assert.deepEqual(got, expected.sites);
   });
 
+  it("lays out no file for a candidate that cannot be a site (mayBeSite), and keeps every one that may", () => {
+    const may = (text: string, name: string, display = true) => mayBeSite(text, { at: text.indexOf(name), name, macro: name.startsWith("write") && !name.includes("_") }, () => display);
+    assert.equal(may(`Err(e)`, "Err"), false);
+    assert.equal(may(`x.map_err(|e| e.to_string())`, "map_err"), false);
+    assert.equal(may(`x.ok_or_else(invalid_axis)`, "ok_or_else"), false);
+    assert.equal(may(`Err(/* ) */ "after a comment".into())`, "Err"), true);
+    assert.equal(may(`Err(E::V(')', ')', "after two chars"))`, "Err"), true);
+    assert.equal(may(`Err(format!("{e}"))`, "Err"), true);
+    assert.equal(may(`x.ok_or("never closed`, "ok_or"), true);
+    assert.equal(may(`write!(f, "x")`, "write", false), false);
+    assert.equal(may(`write!(f, "x")`, "write", true), true);
+    assert.equal(may(`#[error(transparent)]`, "error", false), true);
+  });
+
   it("makes records of kind error with their class, one per class and text, valid against the schema", async () => {
     const text = readFileSync(fixture("returned", "forms.rs"), "utf8");
     const sites = await sitesOf(fixture("returned", "forms.rs"), "src/forms.rs");
     const envelopes = envelopesOf(sites, text);
-    // 23 sites: 3 without text of their own, 1 in tests; the two `ParseError::Other` texts are two records.
-    assert.equal(envelopes.length, 19);
+    // 25 sites: 3 without text of their own, 1 in tests; the two `ParseError::Other` texts are two records.
+    assert.equal(envelopes.length, 21);
     for (const e of envelopes) {
       assert.equal(e.record.errorType, "error");
       const v = validate("envelope.v2", e, `${e.record.filePath}:${e.record.lineNumber}`);

@@ -54,6 +54,39 @@ export function returnedHit(m: RegExpExecArray, first: number): Hit {
   return { at: m.indices![first + k]![0], name: m[first + k]!, macro: k === 3 };
 }
 
+/**
+ * A check before the lexer reads a candidate: false when it cannot be a site, so that a file
+ * whose candidates are none of them is not laid out for them. `display` says whether the file
+ * names `Display` at all (asked once per file).
+ * - A write is a site only in a file that names `Display` (in `impl Display for …`).
+ * - `Err(`, `.ok_or(`, `.ok_or_else(`, `.map_err(` are sites only when their parentheses hold a
+ *   text made in place, so a `"` or the word `format` before they close (comments and char
+ *   literals skipped; a text never closes them early, as its `"` says yes first).
+ * - `#[error(` always may be one.
+ */
+export function mayBeSite(text: string, hit: Hit, display: () => boolean): boolean {
+  if (hit.name === "error") return true;
+  if (hit.name.startsWith("write")) return display();
+  let depth = 0;
+  for (let j = text.indexOf("(", hit.at + hit.name.length); j >= 0 && j < text.length; j++) {
+    const c = text.charCodeAt(j);
+    if (c === 34 /* " */) return true;
+    if (c === 40 /* ( */) depth++;
+    else if (c === 41 /* ) */ && --depth === 0) return false;
+    else if (c === 102 /* f */ && text.startsWith("format", j)) return true;
+    else if (c === 47 /* / */ && (text[j + 1] === "/" || text[j + 1] === "*")) {
+      const end = text[j + 1] === "/" ? text.indexOf("\n", j) : text.indexOf("*/", j + 2) + 1;
+      if (end <= 0) return true;
+      j = end;
+    } else if (c === 39 /* ' */ && (text[j + 2] === "'" || text[j + 1] === "\\")) {
+      const end = text.indexOf("'", j + 2);
+      if (end < 0) return true;
+      j = end;
+    }
+  }
+  return true;
+}
+
 /** What one candidate gives: its site, or null when it is none (a comment, a pattern, an error made elsewhere). */
 export type ReadReturned = (spot: Spot, context: SiteContext) => Site | null;
 
@@ -128,6 +161,7 @@ interface ImplHeader {
   readonly type: string;
 }
 
+/** One file's text and what its candidates read of it more than once: items' tokens, impl headers, the types it implements `Error` for. */
 class FileView {
   private errorImpls: ReadonlySet<string> | undefined;
   private readonly tokens = new Map<Item, readonly Token[]>();
