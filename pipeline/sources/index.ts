@@ -16,7 +16,7 @@
  */
 import { callersOf, forgetIndexedWords, siteFacts } from "../analyze/facts.js";
 import { contextOfPath, isTestAttribute, type Rule } from "../rust/index.js";
-import { lexedContext } from "../extract.js";
+import { lexedContext, rangesOf } from "../extract.js";
 import { type Layout, layoutOf, type Spot } from "../layout.js";
 import { composePattern, isDistinctive } from "../message.js";
 import { type ParseTree, parseTree } from "../parse.js";
@@ -139,14 +139,16 @@ const CALL: Omit<Rule, "id" | "name"> = { syntax: "method", check: null, debugOn
  * that can be its record's first), read from the file's syntax tree at the callee's name: the
  * items around the call, its gates and path condition (the message is made only where the call
  * runs), the callers of its function in the file.
- * Note: the whole file is parsed, once, and only when one of its sources' sites has a text.
  */
 async function withFacts(read: FileRead, parse: ParseTree): Promise<Site[]> {
   if (read.layout === null || read.sites.every((s) => s.runtime === null)) return [...read.sites];
   const seen = new Set<string>();
   const first = read.sites.map((s) => s.runtime !== null && !seen.has(composePattern(s.runtime)) && seen.add(composePattern(s.runtime)) !== undefined);
-  const view = new TreeView(await parse(read.text), read.text, new Lines(read.text));
   const layout = read.layout;
+  const lines = new Lines(read.text);
+  // Note: as at extraction, only the items holding a site that takes facts are parsed, with the headers around them.
+  const items = new Set(read.callees.flatMap((spot, k) => (first[k] && spot.item !== null ? [spot.item] : [])));
+  const view = new TreeView(await parse(read.text, rangesOf(layout, items, lines)), read.text, lines);
   const names = new Set(read.callees.flatMap((spot) => spot.functions.slice(-1)));
   let callers: Map<string, string[]> | undefined;
   const callersNamed = (name: string) => (callers ??= callersOf(read.text, layout, names)).get(name) ?? callersOf(read.text, layout, [name]).get(name)!;
