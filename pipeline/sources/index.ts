@@ -3,16 +3,17 @@
  * do not hold it. Each source yields sites (types.ts `Site`) with their runtime parts, so build
  * and match treat them as any other:
  *
- * | source   | site                           | kind            | read                                  |
- * |----------|--------------------------------|-----------------|---------------------------------------|
- * | binding  | the panic (`x.expect(msg)`)    | the panic's own | at extraction, in its file (bindings.ts) |
- * | wrapper  | a wrapper's call, at its literal | `wrapper-call`  | over the tree, each run (wrappers.ts) |
- * | declared | a declared call, at its message | `declared-call` | over the tree, each run (declared.ts) |
+ * | source   | site                             | kind            | read                                     |
+ * |----------|----------------------------------|-----------------|------------------------------------------|
+ * | binding  | the panic (`x.expect(msg)`)      | the panic's own | at extraction, in its file (bindings.ts) |
+ * | wrapper  | a wrapper's call, at its literal | `wrapper-call`  | over the tree, each run (wrappers.ts)    |
+ * | declared | a declared call, at its message  | `declared-call` | over the tree, each run (declared.ts)    |
  *
  * Note: the wrappers of a tree and the calls each file makes are noted at extraction and kept in
  *   the extraction cache with the file (file.ts); the pass over the tree (`MessageSources`) is
- *   made again each run from them, so a file whose blob did not change is never read for it,
- *   unless it calls a wrapper or a declared call (then its text is tokenized once).
+ *   made again each run from them, so a file is read for it only when it calls a wrapper or a
+ *   declared call: then the calls' parentheses are lexed, and the items holding the first sites
+ *   of their messages parsed for their facts.
  */
 import { callersOf, forgetIndexedWords, siteFacts } from "../analyze/facts.js";
 import { contextOfPath, isTestAttribute, type Rule } from "../rust/index.js";
