@@ -170,7 +170,7 @@ export function extractUnparsed(file: { readonly path: string; readonly blob: st
  * parse, and around the items to parse in a body, the body's item up to its first item and its
  * closing brace; adjacent ranges joined.
  */
-function rangesOf(layout: Layout, parse: ReadonlySet<Item>, lines: Lines): Range[] {
+export function rangesOf(layout: Layout, parse: ReadonlySet<Item>, lines: Lines): Range[] {
   const spans: [number, number][] = [];
   const add = (start: number, end: number) => {
     if (end <= start) return;

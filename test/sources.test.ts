@@ -175,6 +175,18 @@ describe("message sources on the fixture crate", () => {
     }
   });
 
+  it("gives a source's record the facts of its call: the items around it and the path to it", () => {
+    const facts = (label: string) => {
+      const f = byLabel.get(label)!.facts!;
+      return { items: f.items.map((i) => `${i.kind} ${i.name}`), fn: f.function?.name, conditions: f.conditions.map((c) => `${c.kind} ${c.condition ?? c.callee ?? ""}`.trim()) };
+    };
+    assert.deepEqual(facts("empty"), { items: ["impl Checks", "fn narrow"], fn: "narrow", conditions: ["if length == 0"] });
+    assert.deepEqual(facts("range"), { items: ["impl Checks", "fn narrow"], fn: "narrow", conditions: ["if start + length > len"] });
+    assert.deepEqual(facts("reshape"), { items: ["fn reshape"], fn: "reshape", conditions: [] });
+    assert.deepEqual(facts("kernel"), { items: ["fn conv"], fn: "conv", conditions: [] });
+    assert.deepEqual(facts("hop"), { items: ["fn frames"], fn: "frames", conditions: [] });
+  });
+
   it("counts a declared call without a message of its own and the calls of another crate's namesake", () => {
     // `TensorError::new(reason)` in `relay` is no site; `check_nonzero(ticks, "ticks per axis")` of plots calls plots' own function.
     assert.equal(manifest.counts.sitesByKind["declared-call"], 4);

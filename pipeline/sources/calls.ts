@@ -28,6 +28,7 @@ export function messageCalls(text: string): string[] {
   const n = text.length;
   /** Spans of the string literals passed so far, in order: a walk back to a call's `(` jumps over them. */
   const strings: number[] = [];
+  const lists: ListMemo = { comma: -1, opener: -1 };
   // Note: `i` is where code resumes after the last string or comment passed; the next quote,
   //   `//` and `/*` at or after it are kept and searched again only once passed.
   let quote = -2;
@@ -56,7 +57,7 @@ export function messageCalls(text: string): string[] {
     const end = stringEnd(text, start, quote);
     if (end < 0) break;
     strings.push(start, end);
-    const key = calleeOfArgument(text, start, strings);
+    const key = calleeOfArgument(text, start, strings, lists);
     if (key !== null) keys.add(key);
     i = end;
   }
@@ -122,27 +123,34 @@ function before(text: string, i: number): number {
  * it is no call's argument. `strings` are the spans of the literals before, jumped over when
  * walking back from a `,` to the call's `(`.
  */
-function calleeOfArgument(text: string, at: number, strings: readonly number[]): string | null {
+function calleeOfArgument(text: string, at: number, strings: readonly number[], lists: ListMemo): string | null {
   let j = before(text, at);
   if (codeAt(text, j) === 38 /* & */) j = before(text, j);
   let open = -1;
   if (codeAt(text, j) === 40 /* ( */) open = j;
-  else if (codeAt(text, j) === 44 /* , */) open = openerBefore(text, j, strings);
+  else if (codeAt(text, j) === 44 /* , */) open = openerBefore(text, j, strings, lists);
   if (open < 0) return null;
-  // Note: `format!("…", …)` and `String::from("…")` stand for the message; the call they are an argument of is the one wanted.
-  const macro = formatBefore(text, open);
-  if (macro >= 0) return calleeOfArgument(text, macro, strings);
+  const bang = before(text, open);
+  if (codeAt(text, bang) === 33 /* ! */) {
+    // Note: a macro's arguments are no call's, but `format!("…", …)` stands for the message: the call it is an argument of is the one wanted.
+    const format = before(text, bang) - 5;
+    return format >= 0 && text.startsWith("format", format) && !isAsciiWord(codeAt(text, format - 1)) ? calleeOfArgument(text, format, strings, lists) : null;
+  }
+  // A callee ends with its name, or the `>` of a turbofish: `("a", 1)` is a tuple.
+  if (!isAsciiWord(codeAt(text, bang)) && codeAt(text, bang) !== 62) return null;
   const callee = calleeBefore(text, open);
-  if (callee?.key === "String::from") return calleeOfArgument(text, callee.start, strings);
+  // Note: `String::from("…")` makes the literal a `String`; the call it is an argument of is the one wanted.
+  if (callee?.key === "String::from") return calleeOfArgument(text, callee.start, strings, lists);
   return callee?.key ?? null;
 }
 
-/** Where `format` starts when `format!` stands right before the `(` at `open` (white space between), else -1. */
-function formatBefore(text: string, open: number): number {
-  const bang = before(text, open);
-  if (codeAt(text, bang) !== 33 /* ! */) return -1;
-  const word = wordBefore(text, before(text, bang));
-  return word?.word === "format" ? word.start : -1;
+/**
+ * The last `,` whose list opener a walk back found, and that opener: the next argument of the
+ * same list reaches that `,` and stops there, so a long list is walked once, not once per item.
+ */
+interface ListMemo {
+  comma: number;
+  opener: number;
 }
 
 /** How far back from a `,` the `(` of its call is looked for. */
@@ -153,10 +161,18 @@ const MAX_ARGUMENTS_SPAN = 4096;
  * `{`, none near). `strings`: the spans of the string literals before it, jumped over; null: a
  * quote met is taken for a string's end, and the walk jumps to its opening quote.
  */
-function openerBefore(text: string, comma: number, strings: readonly number[] | null): number {
+function openerBefore(text: string, comma: number, strings: readonly number[] | null, lists: ListMemo = { comma: -1, opener: -1 }): number {
+  const opener = walkToOpener(text, comma, strings, lists);
+  lists.comma = comma;
+  lists.opener = opener;
+  return opener;
+}
+
+function walkToOpener(text: string, comma: number, strings: readonly number[] | null, lists: ListMemo): number {
   let depth = 0;
   let s = strings === null ? -2 : strings.length - 2;
   for (let k = comma - 1; k >= 0 && comma - k < MAX_ARGUMENTS_SPAN; k--) {
+    if (k === lists.comma && depth === 0) return lists.opener;
     while (s >= 0 && strings![s]! > k) s -= 2;
     if (s >= 0 && k < strings![s + 1]!) {
       k = strings![s]!;

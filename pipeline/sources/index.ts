@@ -3,24 +3,28 @@
  * do not hold it. Each source yields sites (types.ts `Site`) with their runtime parts, so build
  * and match treat them as any other:
  *
- * | source   | site                           | kind            | read                                  |
- * |----------|--------------------------------|-----------------|---------------------------------------|
- * | binding  | the panic (`x.expect(msg)`)    | the panic's own | at extraction, in its file (bindings.ts) |
- * | wrapper  | a wrapper's call, at its literal | `wrapper-call`  | over the tree, each run (wrappers.ts) |
- * | declared | a declared call, at its message | `declared-call` | over the tree, each run (declared.ts) |
+ * | source   | site                             | kind            | read                                     |
+ * |----------|----------------------------------|-----------------|------------------------------------------|
+ * | binding  | the panic (`x.expect(msg)`)      | the panic's own | at extraction, in its file (bindings.ts) |
+ * | wrapper  | a wrapper's call, at its literal | `wrapper-call`  | over the tree, each run (wrappers.ts)    |
+ * | declared | a declared call, at its message  | `declared-call` | over the tree, each run (declared.ts)    |
  *
  * Note: the wrappers of a tree and the calls each file makes are noted at extraction and kept in
  *   the extraction cache with the file (file.ts); the pass over the tree (`MessageSources`) is
- *   made again each run from them, so a file whose blob did not change is never read for it,
- *   unless it calls a wrapper or a declared call (then its text is tokenized once).
+ *   made again each run from them, so a file is read for it only when it calls a wrapper or a
+ *   declared call: then the calls' parentheses are lexed, and the items holding the first sites
+ *   of their messages parsed for their facts.
  */
-import { contextOfPath, isTestAttribute } from "../rust/index.js";
-import { lexedContext } from "../extract.js";
-import { layoutOf, type Spot } from "../layout.js";
-import { isDistinctive } from "../message.js";
+import { callersOf, forgetIndexedWords, siteFacts } from "../analyze/facts.js";
+import { contextOfPath, isTestAttribute, type Rule } from "../rust/index.js";
+import { lexedContext, rangesOf } from "../extract.js";
+import { type Layout, layoutOf, type Spot } from "../layout.js";
+import { composePattern, isDistinctive } from "../message.js";
+import { type ParseTree, parseTree } from "../parse.js";
+import { skipped } from "../rules/rule.js";
 import type { MessageSourceConfig } from "../schema-types.generated.js";
 import { codeAt, isAsciiWord, type Token } from "../tokens.js";
-import { Lines } from "../tree-view.js";
+import { Lines, TreeView } from "../tree-view.js";
 import type { FileSites, MessagePart, MessageSource, Site, SiteKind } from "../types.js";
 import { type ArgumentMessage, inSlots, joined, readMessageArgument } from "./argument.js";
 import { type Call, callAt, enclosingCall } from "./calls.js";
@@ -55,12 +59,17 @@ export class MessageSources {
     return (file.wrappers?.length ?? 0) > 0 || (file.calls ?? []).some((key) => this.wants(key));
   }
 
-  /** `files` with the sources' sites added to their own (in source order); `readTexts` reads the texts of the files that call a source. */
-  async withSites(files: readonly FileSites[], readTexts: (paths: readonly string[]) => Promise<readonly string[]>): Promise<FileSites[]> {
+  /**
+   * `files` with the sources' sites added to their own (in source order), each with its facts
+   * when it has a runtime message; `readTexts` reads the texts of the files that call a source.
+   */
+  async withSites(files: readonly FileSites[], readTexts: (paths: readonly string[]) => Promise<readonly string[]>, parse: ParseTree = parseTree): Promise<FileSites[]> {
     const callers = files.filter((f) => (f.calls ?? []).some((key) => this.wants(key)));
     if (callers.length === 0) return [...files];
     const texts = await readTexts(callers.map((f) => f.path));
-    const found = new Map(callers.map((f, i) => [f.path, this.sitesIn(f.path, texts[i]!, f.calls!)]));
+    // Note: the files' parses run on the thread pool together, while the calls of the next files are read.
+    const reads = callers.map((f, i) => this.read(f.path, texts[i]!, f.calls!));
+    const found = new Map((await Promise.all(reads.map((read) => withFacts(read, parse)))).map((sites, i) => [callers[i]!.path, sites]));
     return files.map((f) => {
       const more = found.get(f.path);
       return more === undefined || more.length === 0 ? f : { ...f, sites: [...f.sites, ...more].sort((a, b) => a.line - b.line || a.column - b.column) };
@@ -74,6 +83,11 @@ export class MessageSources {
    *   item); only each call's parentheses are read with the lexer, not the whole file.
    */
   sitesIn(path: string, text: string, keys: readonly string[]): Site[] {
+    return [...this.read(path, text, keys).sites];
+  }
+
+  /** The sites `sitesIn` gives, with what their facts are read from: the text, the layout, and each site's callee. */
+  private read(path: string, text: string, keys: readonly string[]): FileRead {
     const names = new Set(keys.filter((key) => this.wants(key)).map((key) => key.slice(Math.max(key.lastIndexOf(":"), key.lastIndexOf(".")) + 1)));
     const hits: { at: number; name: string; macro: boolean }[] = [];
     for (const name of names) {
@@ -81,28 +95,72 @@ export class MessageSources {
         if (!isAsciiWord(codeAt(text, i - 1)) && !isAsciiWord(codeAt(text, i + name.length))) hits.push({ at: i, name, macro: false });
       }
     }
-    if (hits.length === 0) return [];
+    if (hits.length === 0) return { text, layout: null, sites: [], callees: [] };
     hits.sort((a, b) => a.at - b.at);
     const layout = layoutOf(text, hits, isTestAttribute);
     const lines = new Lines(text);
     const pathContext = contextOfPath(path);
     const sites: Site[] = [];
+    const callees: Spot[] = [];
+    const add = (site: Site | null, spot: Spot) => {
+      if (site === null) return;
+      sites.push(site);
+      callees.push(spot);
+    };
     for (const spot of layout.spots) {
       const call = spot.code && !spot.excluded ? callAt(text, spot.at, spot.name) : null;
       if (call === null || !this.wants(call.key)) continue;
       const at = { path, lines, spot, context: lexedContext(pathContext, layout, spot) };
       for (const d of this.declared) {
         if (!declares(d.config.call, call.key)) continue;
-        const site = callSite(at, call.args[d.config.argument ?? 0], "declared-call", (m) => joined([...d.before, ...m.parts, ...d.after]), { via: "declared", name: d.config.call, ...declaredFacts(text, call, spot, d.config) });
-        if (site !== null) sites.push(site);
+        add(callSite(at, call.args[d.config.argument ?? 0], "declared-call", (m) => joined([...d.before, ...m.parts, ...d.after]), { via: "declared", name: d.config.call, ...declaredFacts(text, call, spot, d.config) }), spot);
       }
       for (const fact of this.wrappers.resolve(call.key, call.args.length, path, text)) {
-        const site = callSite(at, call.args[fact.param], "wrapper-call", (m) => inSlots(fact.pieces, m.parts), { via: "wrapper", name: fact.name });
-        if (site !== null) sites.push(site);
+        add(callSite(at, call.args[fact.param], "wrapper-call", (m) => inSlots(fact.pieces, m.parts), { via: "wrapper", name: fact.name }), spot);
       }
     }
-    return sites;
+    return { text, layout, sites, callees };
   }
+}
+
+/** One file's sources' sites, and what their facts are read from. */
+interface FileRead {
+  readonly text: string;
+  readonly layout: Layout | null;
+  readonly sites: readonly Site[];
+  /** The layout's view of each site's callee, by index. */
+  readonly callees: readonly Spot[];
+}
+
+/** What a source's site is to `siteFacts`: a call that checks nothing itself and is never debug-only. */
+const CALL: Omit<Rule, "id" | "name"> = { syntax: "method", check: null, debugOnly: false, describe: () => skipped("dynamic-message") };
+
+/**
+ * The sites of `read` with facts on the first of each runtime message (the only one of the file
+ * that can be its record's first), read from the file's syntax tree at the callee's name: the
+ * items around the call, its gates and path condition (the message is made only where the call
+ * runs), the callers of its function in the file.
+ */
+async function withFacts(read: FileRead, parse: ParseTree): Promise<Site[]> {
+  if (read.layout === null || read.sites.every((s) => s.runtime === null)) return [...read.sites];
+  const seen = new Set<string>();
+  const first = read.sites.map((s) => s.runtime !== null && !seen.has(composePattern(s.runtime)) && seen.add(composePattern(s.runtime)) !== undefined);
+  const layout = read.layout;
+  const lines = new Lines(read.text);
+  // Note: as at extraction, only the items holding a site that takes facts are parsed, with the headers around them.
+  const items = new Set(read.callees.flatMap((spot, k) => (first[k] && spot.item !== null ? [spot.item] : [])));
+  const view = new TreeView(await parse(read.text, rangesOf(layout, items, lines)), read.text, lines);
+  const names = new Set(read.callees.flatMap((spot) => spot.functions.slice(-1)));
+  let callers: Map<string, string[]> | undefined;
+  const callersNamed = (name: string) => (callers ??= callersOf(read.text, layout, names)).get(name) ?? callersOf(read.text, layout, [name]).get(name)!;
+  const sites = read.sites.map((site, k) => {
+    if (!first[k]) return site;
+    const spot = read.callees[k]!;
+    const node = view.path(spot.at, spot.at + spot.name.length);
+    return { ...site, facts: siteFacts(view.chain(node), { ...CALL, id: site.kind, name: spot.name }, null, callersNamed) };
+  });
+  forgetIndexedWords();
+  return sites;
 }
 
 /** Where a call stands: its file, its lines, the lexer's view of its callee and its context. */

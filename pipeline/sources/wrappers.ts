@@ -50,8 +50,9 @@ export class WrapperIndex {
 
   constructor(files: readonly { readonly path: string; readonly wrappers?: readonly WrapperFact[] }[]) {
     for (const file of files) {
+      if (file.wrappers === undefined) continue;
       const crate = crateAndModule(file.path).crate;
-      for (const fact of file.wrappers ?? []) {
+      for (const fact of file.wrappers) {
         const key = fact.method ? `.${fact.name}` : fact.name;
         const list = this.byKey.get(key);
         if (list === undefined) this.byKey.set(key, [{ path: file.path, crate, fact }]);
