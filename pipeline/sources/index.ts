@@ -157,7 +157,7 @@ async function withFacts(read: FileRead, parse: ParseTree): Promise<Site[]> {
     if (!first[k]) return site;
     const spot = read.callees[k]!;
     const node = view.path(spot.at, spot.at + spot.name.length);
-    return { ...site, facts: siteFacts(view.chain(node), { ...CALL, id: site.kind, name: spot.name }, null, callersNamed) };
+    return { ...site, facts: siteFacts(view.chain(node), { ...CALL, name: spot.name }, null, callersNamed) };
   });
   forgetIndexedWords();
   return sites;
