@@ -57,9 +57,21 @@ export function messageCalls(text: string): string[] {
     const end = stringEnd(text, start, quote);
     if (end < 0) break;
     strings.push(start, end);
+    i = end;
+    // Note: most literals are no call's argument, or a macro's (`panic!("…")`): told here from the
+    //   characters before them, before any callee is read.
+    let j = start - 1;
+    while (j >= 0 && isBlank(text.charCodeAt(j))) j--;
+    if (text.charCodeAt(j) === 38 /* & */) while (--j >= 0 && isBlank(text.charCodeAt(j)));
+    const c = text.charCodeAt(j);
+    if (c === 40 /* ( */) {
+      let b = j - 1;
+      while (b >= 0 && isBlank(text.charCodeAt(b))) b--;
+      const d = text.charCodeAt(b);
+      if (d === 33 /* ! */ ? !text.startsWith("format", b - 6) && !text.startsWith("format", b - 7) : !isAsciiWord(d) && d !== 62) continue;
+    } else if (c !== 44 /* , */) continue;
     const key = calleeOfArgument(text, start, strings, lists);
     if (key !== null) keys.add(key);
-    i = end;
   }
   return [...keys].sort();
 }
@@ -84,6 +96,11 @@ function stringEnd(text: string, start: number, quote: number): number {
     if ((q - 1 - b) % 2 === 0) return q + 1;
     j = q + 1;
   }
+}
+
+/** White space as rustfmt writes it (a rare other one only costs the exact reading of `calleeOfArgument`). */
+function isBlank(c: number): boolean {
+  return c === 32 || c === 10 || c === 9 || c === 13;
 }
 
 /** Offset just past the block comment opening at `at` (they nest), or the text's end. */

@@ -81,12 +81,11 @@ export class FileSources {
       const item = spot.item;
       const read = this.read.get(spot.at);
       if (item?.keyword !== "fn" || spot.functions.length !== 1 || read === undefined) return;
-      // Note: a parameter is written `name:` in the header, before the site: only then is the header read.
-      const names = namesRead(read.args, read.rule.syntax === "macro");
-      const head = this.text.slice(item.start, spot.at);
-      if (![...names].some((name) => head.includes(`${name}:`) || head.includes(`${name} :`))) return;
+      // Note: most functions take no text: their header, read once, spares reading the site's arguments.
       const signature = this.signatureOf(item);
-      if (signature === null || signature.name !== spot.functions[0]) return;
+      if (signature === null || signature.name !== spot.functions[0] || !signature.texts.includes(true)) return;
+      const names = namesRead(read.args, read.rule.syntax === "macro");
+      if (names.size === 0) return;
       const owner = item.parent === null ? null : ownerOf(this.text, item.parent);
       wrappers.push(...wrappersOf(signature, owner, read.rule, read.args, site.line, names));
     });
