@@ -14,7 +14,7 @@ import type { TreeExtraction } from "./extract-pool.js";
 import type { CarryPlan } from "./plan.js";
 import { recordedPlan } from "./plan.js";
 import type { PreviousVersion } from "./previous.js";
-import type { MessageSources } from "./sources/index.js";
+import { type MessageSources, previousFacts } from "./sources/index.js";
 import type { AnalysisCounts, CarryPlan as RecordedPlan, Config, Envelope, ManifestCounts } from "./schema-types.generated.js";
 import type { Site } from "./types.js";
 import { jsonlParts } from "./write.js";
@@ -70,7 +70,9 @@ export interface BuildVersionInput {
 /** The records built from the tree's sites and analysed, with what the plan lets them take from the previous version. */
 export async function buildVersion(input: BuildVersionInput): Promise<NewVersion> {
   const { plan, config } = input;
-  const results = applyTestModules(await input.sources.withSites(input.extraction.all(), input.readTexts));
+  const carrying = plan.mode !== "none" && input.previous !== null;
+  const previous = input.previous?.envelopes() ?? new Map<string, Envelope>();
+  const results = applyTestModules(await input.sources.withSites(input.extraction.all(), input.readTexts, carrying ? previousFacts(previous, plan.unchanged) : undefined));
   const sites = results.flatMap((r) => r.sites);
   const found = groupSites(sites.filter((s) => catalogued(s, config.includeTestCode)));
   const counts: ManifestCounts = {
@@ -78,8 +80,6 @@ export async function buildVersion(input: BuildVersionInput): Promise<NewVersion
     ...siteCounts(sites, config.includeTestCode),
     records: found.size,
   };
-  const carrying = plan.mode !== "none" && input.previous !== null;
-  const previous = input.previous?.envelopes() ?? new Map<string, Envelope>();
   const carriedAt = carrying ? carriedExcerpts(previous, plan.unchanged) : () => undefined;
   const excerptAt = (p: string, line: number): Excerpt | undefined => input.extraction.excerpts.get(`${p}:${line}`) ?? carriedAt(p, line);
   // Note: only the files that hold a record's first site whose excerpt was neither kept at

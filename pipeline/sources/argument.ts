@@ -115,12 +115,10 @@ export function substituted(args: readonly (readonly Token[])[], name: string, v
   const literal = (at: Token): Token => ({ kind: "string", text: rustString(value), start: at.start, end: at.end });
   const out = args.map((arg) => {
     const tokens = [...arg];
-    const first = tokens.findIndex((t) => t.text !== "&" && t.text !== "*");
-    const named = tokens.length >= 3 && tokens[0]!.kind === "ident" && tokens[1]!.text === "=" ? 2 : first;
-    const rest = tokens.slice(named + 1).map((t) => t.text).join("");
-    if (tokens[named]?.kind === "ident" && tokens[named]!.text === name && (rest === "" || /^(?:\.(?:as_str|as_ref|to_string|to_owned|into)\(\))+$/.test(rest))) {
+    const bare = bareName(tokens);
+    if (bare !== null && bare.name.text === name) {
       changed = true;
-      return named === first ? [literal(tokens[named]!)] : [tokens[0]!, tokens[1]!, literal(tokens[named]!)];
+      return bare.named ? [tokens[0]!, tokens[1]!, literal(bare.name)] : [literal(bare.name)];
     }
     for (let k = 0; k < tokens.length; k++) {
       const t = tokens[k]!;
@@ -134,6 +132,23 @@ export function substituted(args: readonly (readonly Token[])[], name: string, v
     return tokens;
   });
   return changed ? out : null;
+}
+
+/**
+ * The name an argument is, when it is one alone: after `&` or `&*`, before `.as_str()`,
+ * `.as_ref()`, `.to_string()`, `.to_owned()` or `.into()`, or as a named argument's value
+ * (`x = name`, `named`); null otherwise.
+ */
+function bareName(arg: readonly Token[]): { readonly name: Token; readonly named: boolean } | null {
+  const named = arg.length >= 3 && arg[0]!.kind === "ident" && arg[1]!.text === "=";
+  let i = named ? 2 : 0;
+  while (arg[i]?.text === "&" || arg[i]?.text === "*") i++;
+  const name = arg[i];
+  if (name?.kind !== "ident") return null;
+  for (i++; i < arg.length; i += 4) {
+    if (arg[i]!.text !== "." || !KEEPS_TEXT.has(arg[i + 1]?.text ?? "") || arg[i + 2]?.text !== "(" || arg[i + 3]?.text !== ")") return null;
+  }
+  return { name, named };
 }
 
 /**
@@ -156,15 +171,16 @@ function withCapture(t: Token, name: string, value: string): Token | null {
 }
 
 /**
- * The names a call's arguments may read a message from: identifiers among their tokens, and
- * the names captured by format strings (`{name}`; where `substituted` looks for them).
+ * The names a call's arguments may read a message from, where `substituted` replaces them: an
+ * argument that is a name alone (`bareName`), and the names captured by format strings (`{name}`).
  */
 export function namesRead(args: readonly (readonly Token[])[], macro: boolean): Set<string> {
   const names = new Set<string>();
   for (const arg of args) {
+    const bare = bareName(arg);
+    if (bare !== null) names.add(bare.name.text);
     arg.forEach((t, k) => {
-      if (t.kind === "ident") names.add(t.text);
-      if (!isFormatString(arg, k, macro) || !t.text.includes("{")) return;
+      if (!t.text.includes("{") || !isFormatString(arg, k, macro)) return;
       const format = decodeStringLiteral(t.text);
       for (const piece of (format === null ? null : parseFormatString(format)) ?? []) if ("arg" in piece && piece.arg === `{${piece.name}}` && piece.name !== "" && !/^\d/.test(piece.name)) names.add(piece.name);
     });

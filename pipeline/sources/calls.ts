@@ -12,15 +12,15 @@
  *   `enclosingCall`) reads one call's parentheses with the lexer, at a name the layout pass has
  *   found in code, once a source wants that name.
  */
-import { KEYWORDS } from "../rust/keywords.js";
+import { KEYWORDS, METHOD_RULES } from "../rust/index.js";
 import { codeAt, isAsciiWord, isSpace, readDelimited, splitArgs, type Token } from "../tokens.js";
 
 /**
  * The keys of the calls in `text` that take a string literal, `&`-literal or `format!(…)`
  * argument (or one wrapped in `String::from(…)`), distinct and sorted: `name` for a function
  * called by its name alone, `Path::name` (its last two segments) for one called through a path,
- * `.name` for a method. Macro calls (`name!(…)`), definitions (`fn name(`) and keywords before
- * a parenthesis (`if (`) are not calls. A superset is harmless (the exact reading checks each),
+ * `.name` for a method. Macro calls (`name!(…)`), definitions (`fn name(`), keywords before a
+ * parenthesis (`if (`) and the panic kinds' methods (`.expect(…)`, a panic site) are not calls. A superset is harmless (the exact reading checks each),
  * so the argument's position is found from the text alone.
  */
 export function messageCalls(text: string): string[] {
@@ -57,9 +57,21 @@ export function messageCalls(text: string): string[] {
     const end = stringEnd(text, start, quote);
     if (end < 0) break;
     strings.push(start, end);
+    i = end;
+    // Note: most literals are no call's argument, or a macro's (`panic!("…")`): told here from the
+    //   characters before them, before any callee is read.
+    let j = start - 1;
+    while (j >= 0 && isBlank(text.charCodeAt(j))) j--;
+    if (text.charCodeAt(j) === 38 /* & */) while (--j >= 0 && isBlank(text.charCodeAt(j)));
+    const c = text.charCodeAt(j);
+    if (c === 40 /* ( */) {
+      let b = j - 1;
+      while (b >= 0 && isBlank(text.charCodeAt(b))) b--;
+      const d = text.charCodeAt(b);
+      if (d === 33 /* ! */ ? !text.startsWith("format", b - 6) && !text.startsWith("format", b - 7) : (!isAsciiWord(d) && d !== 62) || panicMethodEndsAt(text, b)) continue;
+    } else if (c !== 44 /* , */) continue;
     const key = calleeOfArgument(text, start, strings, lists);
     if (key !== null) keys.add(key);
-    i = end;
   }
   return [...keys].sort();
 }
@@ -84,6 +96,23 @@ function stringEnd(text: string, start: number, quote: number): number {
     if ((q - 1 - b) % 2 === 0) return q + 1;
     j = q + 1;
   }
+}
+
+/** The methods that are panic kinds (`.expect`, `.expect_err`): a call of one is a panic site, never a wrapper's call. */
+const PANIC_METHODS = [...METHOD_RULES.keys()];
+
+/** True when the name of a panic kind's method (`PANIC_METHODS`) ends at offset `j`, after a `.`. */
+function panicMethodEndsAt(text: string, j: number): boolean {
+  for (const name of PANIC_METHODS) {
+    const start = j - name.length + 1;
+    if (text.startsWith(name, start) && !isAsciiWord(codeAt(text, start - 1)) && codeAt(text, before(text, start)) === 46 /* . */) return true;
+  }
+  return false;
+}
+
+/** White space as rustfmt writes it (a rare other one only costs the exact reading of `calleeOfArgument`). */
+function isBlank(c: number): boolean {
+  return c === 32 || c === 10 || c === 9 || c === 13;
 }
 
 /** Offset just past the block comment opening at `at` (they nest), or the text's end. */

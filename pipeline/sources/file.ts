@@ -75,18 +75,18 @@ export class FileSources {
   facts(found: readonly (Site | null)[]): SourceFacts {
     const wrappers: WrapperFact[] = [];
     this.layout.spots.forEach((spot, k) => {
-      const site = found[k];
-      if (site == null || !this.catalogued(site.context) || site.skip === "no-message") return;
-      if (site.runtime !== null && !site.runtime.some((p) => "wild" in p)) return;
       const item = spot.item;
+      if (spot.functions.length !== 1 || item?.keyword !== "fn") return;
+      const site = found[k];
+      if (site == null || site.skip === "no-message" || !this.catalogued(site.context)) return;
+      if (site.runtime !== null && !site.runtime.some((p) => "wild" in p)) return;
       const read = this.read.get(spot.at);
-      if (item?.keyword !== "fn" || spot.functions.length !== 1 || read === undefined) return;
-      // Note: a parameter is written `name:` in the header, before the site: only then is the header read.
-      const names = namesRead(read.args, read.rule.syntax === "macro");
-      const head = this.text.slice(item.start, spot.at);
-      if (![...names].some((name) => head.includes(`${name}:`) || head.includes(`${name} :`))) return;
+      if (read === undefined) return;
+      // Note: most functions take no text: their header, read once, spares reading the site's arguments.
       const signature = this.signatureOf(item);
-      if (signature === null || signature.name !== spot.functions[0]) return;
+      if (signature === null || signature.name !== spot.functions[0] || !signature.texts.includes(true)) return;
+      const names = namesRead(read.args, read.rule.syntax === "macro");
+      if (names.size === 0) return;
       const owner = item.parent === null ? null : ownerOf(this.text, item.parent);
       wrappers.push(...wrappersOf(signature, owner, read.rule, read.args, site.line, names));
     });

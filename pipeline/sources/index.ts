@@ -22,10 +22,10 @@ import { type Layout, layoutOf, type Spot } from "../layout.js";
 import { composePattern, isDistinctive } from "../message.js";
 import { type ParseTree, parseTree } from "../parse.js";
 import { skipped } from "../rules/rule.js";
-import type { MessageSourceConfig } from "../schema-types.generated.js";
+import type { Envelope, MessageSourceConfig } from "../schema-types.generated.js";
 import { codeAt, isAsciiWord, type Token } from "../tokens.js";
 import { Lines, TreeView } from "../tree-view.js";
-import type { FileSites, MessagePart, MessageSource, Site, SiteKind } from "../types.js";
+import type { FileSites, MessagePart, MessageSource, Site, SiteFacts, SiteKind } from "../types.js";
 import { type ArgumentMessage, inSlots, joined, readMessageArgument } from "./argument.js";
 import { type Call, callAt, enclosingCall } from "./calls.js";
 import { declares, declaredSources, type DeclaredSource } from "./declared.js";
@@ -60,16 +60,18 @@ export class MessageSources {
   }
 
   /**
-   * `files` with the sources' sites added to their own (in source order), each with its facts
-   * when it has a runtime message; `readTexts` reads the texts of the files that call a source.
+   * `files` with the sources' sites added to their own (in source order), the first of each
+   * runtime message in its file with its facts (`known` gives them when a previous version
+   * holds them: then the file is not parsed); `readTexts` reads the texts of the files that call
+   * a source.
    */
-  async withSites(files: readonly FileSites[], readTexts: (paths: readonly string[]) => Promise<readonly string[]>, parse: ParseTree = parseTree): Promise<FileSites[]> {
+  async withSites(files: readonly FileSites[], readTexts: (paths: readonly string[]) => Promise<readonly string[]>, known: KnownFacts = () => undefined, parse: ParseTree = parseTree): Promise<FileSites[]> {
     const callers = files.filter((f) => (f.calls ?? []).some((key) => this.wants(key)));
     if (callers.length === 0) return [...files];
     const texts = await readTexts(callers.map((f) => f.path));
     // Note: the files' parses run on the thread pool together, while the calls of the next files are read.
     const reads = callers.map((f, i) => this.read(f.path, texts[i]!, f.calls!));
-    const found = new Map((await Promise.all(reads.map((read) => withFacts(read, parse)))).map((sites, i) => [callers[i]!.path, sites]));
+    const found = new Map((await Promise.all(reads.map((read) => withFacts(read, known, parse)))).map((sites, i) => [callers[i]!.path, sites]));
     return files.map((f) => {
       const more = found.get(f.path);
       return more === undefined || more.length === 0 ? f : { ...f, sites: [...f.sites, ...more].sort((a, b) => a.line - b.line || a.column - b.column) };
@@ -132,29 +134,54 @@ interface FileRead {
   readonly callees: readonly Spot[];
 }
 
+/** The facts of a source's site that a previous version holds, or undefined. */
+export type KnownFacts = (site: Site) => SiteFacts | undefined;
+
+/**
+ * The facts of the sources' sites that `previous` (envelopes by id) holds as its records' own:
+ * those of a record whose first occurrence is such a site (same place, kind and message) in a
+ * file whose blob did not change (`unchanged`); the same text gives the same facts. Pure.
+ */
+export function previousFacts(previous: ReadonlyMap<string, Envelope>, unchanged: ReadonlySet<string>): KnownFacts {
+  const byPlace = new Map<string, SiteFacts>();
+  for (const e of previous.values()) {
+    const o = e.occurrences[0]!;
+    if (e.facts === undefined || o.source === undefined || o.source.via === "binding" || !unchanged.has(o.filePath)) continue;
+    const { crate: _c, module: _m, sameFunction: _s, ...facts } = e.facts;
+    byPlace.set(`${o.filePath}\0${o.lineNumber}\0${o.kind}\0${e.record.errorMessage}`, facts);
+  }
+  return (site) => byPlace.get(`${site.path}\0${site.line}\0${site.kind}\0${site.message ?? ""}`);
+}
+
 /** What a source's site is to `siteFacts`: a call that checks nothing itself and is never debug-only. */
 const CALL: Omit<Rule, "id" | "name"> = { syntax: "method", check: null, debugOnly: false, describe: () => skipped("dynamic-message") };
 
 /**
  * The sites of `read` with facts on the first of each runtime message (the only one of the file
- * that can be its record's first), read from the file's syntax tree at the callee's name: the
- * items around the call, its gates and path condition (the message is made only where the call
- * runs), the callers of its function in the file.
+ * that can be its record's first): those `known` gives, or those read from the file's syntax
+ * tree at the callee's name: the items around the call, its gates and path condition (the
+ * message is made only where the call runs), the callers of its function in the file.
  */
-async function withFacts(read: FileRead, parse: ParseTree): Promise<Site[]> {
-  if (read.layout === null || read.sites.every((s) => s.runtime === null)) return [...read.sites];
+async function withFacts(read: FileRead, known: KnownFacts, parse: ParseTree): Promise<Site[]> {
   const seen = new Set<string>();
-  const first = read.sites.map((s) => s.runtime !== null && !seen.has(composePattern(s.runtime)) && seen.add(composePattern(s.runtime)) !== undefined);
+  /** For each site, the facts it takes: known ones, null to read them, undefined for none. */
+  const wanted = read.sites.map((s): SiteFacts | null | undefined => {
+    if (s.runtime === null || seen.has(composePattern(s.runtime))) return undefined;
+    seen.add(composePattern(s.runtime));
+    return known(s) ?? null;
+  });
   const layout = read.layout;
+  if (layout === null || !wanted.includes(null)) return read.sites.map((site, k) => (wanted[k] == null ? site : { ...site, facts: wanted[k]! }));
   const lines = new Lines(read.text);
-  // Note: as at extraction, only the items holding a site that takes facts are parsed, with the headers around them.
-  const items = new Set(read.callees.flatMap((spot, k) => (first[k] && spot.item !== null ? [spot.item] : [])));
+  // Note: as at extraction, only the items holding a site whose facts are read are parsed, with the headers around them.
+  const items = new Set(read.callees.flatMap((spot, k) => (wanted[k] === null && spot.item !== null ? [spot.item] : [])));
   const view = new TreeView(await parse(read.text, rangesOf(layout, items, lines)), read.text, lines);
   const names = new Set(read.callees.flatMap((spot) => spot.functions.slice(-1)));
   let callers: Map<string, string[]> | undefined;
   const callersNamed = (name: string) => (callers ??= callersOf(read.text, layout, names)).get(name) ?? callersOf(read.text, layout, [name]).get(name)!;
   const sites = read.sites.map((site, k) => {
-    if (!first[k]) return site;
+    const facts = wanted[k];
+    if (facts !== null) return facts === undefined ? site : { ...site, facts };
     const spot = read.callees[k]!;
     const node = view.path(spot.at, spot.at + spot.name.length);
     return { ...site, facts: siteFacts(view.chain(node), { ...CALL, name: spot.name }, null, callersNamed) };
