@@ -376,15 +376,26 @@ function requiredLiterals(pattern: string): number {
   return parts.reduce((n, p) => n + ("lit" in p ? p.lit.length : 0), 0);
 }
 
-/** The most records `renderMatches` lists; `--json` lists them all. */
+/** The most records `renderMatches` (and the site's search) lists; `--json` lists them all. */
 const SHOWN = 20;
 
-const HOW_TEXT: Readonly<Record<MatchHow, string>> = {
+/** How each way of matching reads in a list of results. */
+export const HOW_TEXT: Readonly<Record<MatchHow, string>> = {
   whole: "the whole message",
   error: "the error value",
   fragment: "a fragment of the message",
   location: "the location only",
 };
+
+/**
+ * What a list of results shows, best first: the matches listed (fragments only when nothing
+ * matched better), the first 20 of them shown, and how many fragments were left out. Pure.
+ */
+export function listedMatches(result: MatchResult): { listed: readonly Match[]; shown: readonly Match[]; fragments: number } {
+  const better = result.matches.filter((m) => m.how !== "fragment");
+  const listed = better.length > 0 ? better : result.matches;
+  return { listed, shown: listed.slice(0, SHOWN), fragments: result.matches.length - listed.length };
+}
 
 /**
  * The result as text for a terminal: the location and the versions with a site there, then one
@@ -399,12 +410,10 @@ export function renderMatches(result: MatchResult): string {
     const versions = loc.versions.length === 0 ? "no version has a site there" : `a site there in ${loc.versions.join(", ")}`;
     out += `panicked at ${loc.path}:${loc.line}:${loc.column} → ${files}; ${versions}\n`;
   }
-  const better = result.matches.filter((m) => m.how !== "fragment");
-  const matches = better.length > 0 ? better : result.matches;
-  const fragments = result.matches.length - matches.length;
+  const { listed: matches, shown, fragments } = listedMatches(result);
   if (matches.length === 0) return `${out}no record matches this message\n`;
   out += `${matches.length} record${matches.length === 1 ? "" : "s"} match${matches.length === 1 ? "es" : ""}, best first:\n`;
-  for (const m of matches.slice(0, SHOWN)) {
+  for (const m of shown) {
     const how = `${HOW_TEXT[m.how]}${m.atLocation ? ", a site at the panic's location" : ""}${m.version === result.version ? "" : ` (in ${m.version})`}`;
     out += `\n${m.id}  ${m.record.errorMessage.replace(/\n/g, "\n" + " ".repeat(18))}\n  matched: ${how}\n  at ${m.occurrence.filePath}:${m.occurrence.lineNumber}\n  ${m.occurrence.githubUrl}\n`;
   }
