@@ -10,6 +10,7 @@ import { matchPanic, panicLocation, panicMessage, renderMatches } from "./match.
 import { loadVersions, readAll } from "./commands/match.js";
 import { diffVersions } from "./commands/diff.js";
 import { validateDataset } from "./commands/validate.js";
+import { buildSite } from "./commands/site.js";
 import { PIPELINE_VERSION, run } from "./run.js";
 import { hasDifferences, renderMarkdown } from "./diff.js";
 import { pin } from "./pin.js";
@@ -154,6 +155,20 @@ export function program(): Command {
       const result = matchPanic(input, versions, selected);
       process.stdout.write(opts.json ? `${JSON.stringify(result, null, 2)}\n` : renderMatches(result));
       if (result.matches.length === 0) process.exitCode = 1;
+    });
+
+  cli
+    .command("site")
+    .description("render a dataset version (default: the newest) as a static site: a page per record, the index with the search, the diffs, the JSON")
+    .argument("[version]", "the version (name or unique prefix)")
+    .option("--config <file>", "configuration file, for the default output folder and repository (default: config.json when there is one)")
+    .option("--repo <owner/name>", "which target's datasets (default: the first)")
+    .option("--out <dir>", "read datasets here instead of the config's output folder")
+    .option("--site <dir>", "write the site here (default: _site beside the output folder); a site written there before is replaced")
+    .option("--base-url <url>", "the address the site is published at, for canonical links")
+    .action(async (version: string | undefined, opts: { config?: string; repo?: string; out?: string; site?: string; baseUrl?: string }) => {
+      const result = await buildSite({ configPath: opts.config, repo: opts.repo, out: opts.out, version, site: opts.site, baseUrl: opts.baseUrl });
+      process.stdout.write(`${result.repo} ${result.version}: ${result.records} records, ${result.files} files, ${result.bytes} bytes → ${result.dir}\n`);
     });
 
   for (const command of [cli, ...cli.commands]) command.addHelpText("after", EXIT_HELP);

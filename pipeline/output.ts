@@ -1,7 +1,8 @@
 /**
- * Where the commands that read datasets (`diff`, `validate`, `match`) find them: an output folder
- * and a repository, from the options alone when they name both, otherwise with the config's
- * defaults (read only when given or present). Effects: reads the config file and lists folders.
+ * Where the commands that read datasets (`diff`, `validate`, `match`, `site`) find them: an output
+ * folder and a repository, from the options alone when they name both, otherwise with the config's
+ * defaults (read only when given or present); and where `site` writes. Effects: reads the config
+ * file and lists folders.
  */
 import { access, readdir } from "node:fs/promises";
 import path from "node:path";
@@ -78,4 +79,12 @@ export function findVersion(versions: readonly VersionEntry[], name: string, out
   if (matches.length === 1) return matches[0]!;
   const known = versions.map((v) => v.version).join(", ");
   throw new PipelineError("E_INPUT", matches.length === 0 ? `no dataset version ${name} in ${outDir}` : `${name} names more than one version`, { hint: `versions: ${known}` });
+}
+
+/** The folder `site` writes when not given one: `_site` beside the output folder (where GitHub's Pages actions look by default). */
+export const DEFAULT_SITE_FOLDER = "_site";
+
+/** The folder a site is written to: `site` when given (from the working directory), else `DEFAULT_SITE_FOLDER` beside `outDir`. Never touches the disk. */
+export function resolveSiteDir(site: string | undefined, outDir: string): string {
+  return site !== undefined ? path.resolve(site) : path.join(path.dirname(outDir), DEFAULT_SITE_FOLDER);
 }

@@ -223,17 +223,26 @@ export async function replaceFile(file: string, text: string | Iterable<string>)
  * first problems, and what to do.
  */
 export async function readVersion(dir: string): Promise<Dataset> {
+  const { manifest, lines } = await readVersionLines(dir);
+  return { manifest, envelopes: lines.map((l) => l.envelope) };
+}
+
+/**
+ * A version folder read as `readVersion` reads it, every envelope with its line of records.jsonl
+ * (its bytes as written, without the line break); the same checks and errors.
+ */
+export async function readVersionLines(dir: string): Promise<{ manifest: Manifest; lines: { readonly envelope: Envelope; readonly line: Buffer }[] }> {
   const { manifest, records } = await readVersionFiles(dir);
   const file = path.join(dir, "records.jsonl");
-  const envelopes = parseRecords(records, file);
+  const lines = parseRecordLines(records, file);
   const problems: string[] = [];
-  envelopes.forEach((e, i) => {
+  lines.forEach(({ envelope }, i) => {
     if (problems.length >= 20) return;
-    const checked = validate("envelope.v2", e, `${file}:${i + 1}`);
+    const checked = validate("envelope.v2", envelope, `${file}:${i + 1}`);
     if (!checked.ok) problems.push(...checked.errors);
   });
   if (problems.length > 0) throw damagedVersion(dir, problems[0]!, problems.slice(1));
-  return { manifest, envelopes };
+  return { manifest, lines };
 }
 
 /**
