@@ -80,9 +80,9 @@ describe("the workflow's shape", () => {
     assert.match(yaml, /\n  workflow_dispatch:\n/);
   });
 
-  test("checkout, node 20, npm ci, restore, run, validate, diff to the summary, upload — in that order", () => {
+  test("checkout, node 20, npm ci, restore, run, validate, diff to the summary, upload, the site and its Pages artifact — in that order", () => {
     const kinds = steps.map((s) => s.uses?.replace(/@.*$/, "") ?? (s.run?.match(/error-catalog\.js (\w+)/)?.[1] ?? s.run));
-    assert.deepEqual(kinds, ["actions/checkout", "actions/setup-node", "npm ci", "actions/cache", "run", "validate", "diff", "actions/upload-artifact"]);
+    assert.deepEqual(kinds, ["actions/checkout", "actions/setup-node", "npm ci", "actions/cache", "run", "validate", "diff", "actions/upload-artifact", "site", "actions/upload-pages-artifact"]);
     assert.match(catalogCommands[2]!, /--format markdown >> "\$GITHUB_STEP_SUMMARY"$/);
   });
 });
@@ -95,13 +95,14 @@ describe("the workflow's commands on a fixture repository", () => {
     const config = path.join(work, "config.json");
     writeFileSync(config, `${JSON.stringify({ output: "output", cacheDir: "cache", contextLines: 2, includeTestCode: false, targets: [{ repo: "example/history", url: history.dir, sha: SHA1, include: ["**/*.rs"], exclude: [] }] }, null, 2)}\n`);
     const out = path.join(work, "output");
+    const site = path.join(work, "site");
 
     /** One CI run: every error-catalog command of the workflow, in order, as bash runs a step. */
     const ciRun = (label: string): string => {
       const summary = path.join(work, `summary-${label}.md`);
       writeFileSync(summary, "");
       for (const command of catalogCommands) {
-        const env = { ...process.env, CI: "true", CATALOG_CONFIG: config, CATALOG_OUT: out, GITHUB_STEP_SUMMARY: summary };
+        const env = { ...process.env, CI: "true", CATALOG_CONFIG: config, CATALOG_OUT: out, CATALOG_SITE: site, GITHUB_STEP_SUMMARY: summary };
         const r = spawnSync("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", command], { cwd: packageRoot(), env, encoding: "utf8" });
         assert.equal(r.status, 0, `${label}: \`${command}\` failed:\n${r.stderr}`);
       }
@@ -127,5 +128,8 @@ describe("the workflow's commands on a fixture repository", () => {
     assert.ok(second.includes(`https://github.com/example/history/blob/${SHA2}/src/shape.rs#L7-L11`));
     // What the upload step publishes.
     assert.ok(existsSync(path.join(out, "example", "history", index.versions[1]!.version, "records.jsonl")));
+    // What the Pages artifact holds: the site of the second version, with the diff from the first.
+    assert.match(readFileSync(path.join(site, "index.html"), "utf8"), new RegExp(`${index.versions[1]!.version} <span class="meta">\\(<code>${SHA2.slice(0, 10)}</code>`));
+    assert.ok(existsSync(path.join(site, "diffs", `${index.versions[0]!.version}...${index.versions[1]!.version}.html`)));
   });
 });
