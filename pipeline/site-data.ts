@@ -20,6 +20,8 @@ export interface SearchData {
 
 /** A record as the search reads it: an envelope cut to what matching and listing use. */
 export interface SearchRecord {
+  /** What names the record when its message has no text of its own (site.ts `recordTitle`); absent otherwise. */
+  readonly title?: string;
   readonly record: Pick<CatalogRecord, "id" | "errorMessage" | "messagePattern" | "errorClass">;
   /** Where it is raised; the permalink only for a record without a page. */
   readonly occurrences: readonly { readonly filePath: string; readonly lineNumber: number; readonly githubUrl?: string }[];

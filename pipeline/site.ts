@@ -154,6 +154,15 @@ export function kindLabel(kind: SiteKind): string {
   return rule.syntax === "macro" ? `${rule.name}!` : `.${rule.name}()`;
 }
 
+/**
+ * What names a record in a title or a link: its message, or, for a message with no text of its
+ * own (one made at run time, `{}`), its kind and place.
+ */
+export function recordTitle(record: Pick<CatalogRecord, "errorMessage" | "filePath" | "lineNumber">, kind: SiteKind | null): string {
+  if (record.errorMessage.trim() !== "") return record.errorMessage;
+  return `${kind === null ? "A site" : kindLabel(kind)} at ${record.filePath}:${record.lineNumber}, with a message made at run time`;
+}
+
 /** The lines of a record's excerpt, numbered, the site's own marked. */
 function excerptLines(r: CatalogRecord): { n: number; text: string; site: boolean }[] {
   return splitLines(r.sourceCode).map((text, i) => ({ n: r.sourceCodeStart + i, text, site: r.sourceCodeStart + i === r.lineNumber }));
@@ -221,12 +230,18 @@ function signature(e: Envelope): string | null {
   return impl === null ? head : `${impl} { ${head} }`;
 }
 
+/** The title of an envelope, or undefined. */
+function related(e: Envelope | undefined): string | undefined {
+  return e === undefined ? undefined : recordTitle(e.record, e.occurrences[0]!.kind);
+}
+
 /** What a record's page shows, every field as the envelope has it; optional parts null or empty when it has none. */
 function recordView(e: Envelope, manifest: Manifest, pages: ReadonlyMap<string, string>, byId: ReadonlyMap<string, Envelope>) {
   const r = e.record;
   const facts = e.facts;
   return {
     id: r.id,
+    title: recordTitle(r, e.occurrences[0]!.kind),
     message: r.errorMessage,
     pattern: r.messagePattern,
     errorType: r.errorType,
@@ -268,7 +283,7 @@ function recordView(e: Envelope, manifest: Manifest, pages: ReadonlyMap<string, 
     trigger: proseSpans(r.triggerScenarios),
     situations: proseSpans(r.commonSituations),
     tags: r.tags,
-    related: (e.relatedIds ?? []).map((id) => ({ id, page: pages.get(id) ?? null, message: byId.get(id)?.record.errorMessage ?? id })),
+    related: (e.relatedIds ?? []).map((id) => ({ id, page: pages.get(id) ?? null, message: related(byId.get(id)) ?? id })),
     analyzedSha: r.analyzedSha,
     analyzedShort: r.analyzedSha.slice(0, 10),
     analyzedAt: r.analyzedAt.slice(0, 10),
@@ -305,7 +320,7 @@ function indexView(input: SiteInput, current: SiteVersion, pages: ReadonlyMap<st
   const envelopes = current.lines.map((l) => l.envelope);
   const diffOf = new Map(diffs.map((d) => [d.new, d]));
   const records = envelopes
-    .map((e) => ({ page: pages.get(e.record.id)!, message: e.record.errorMessage, filePath: e.record.filePath, lineNumber: e.record.lineNumber, kind: kindLabel(e.occurrences[0]!.kind), crate: e.facts?.crate ?? null }))
+    .map((e) => ({ page: pages.get(e.record.id)!, message: recordTitle(e.record, e.occurrences[0]!.kind), filePath: e.record.filePath, lineNumber: e.record.lineNumber, kind: kindLabel(e.occurrences[0]!.kind), crate: e.facts?.crate ?? null }))
     .sort((a, b) => (a.message < b.message ? -1 : a.message > b.message ? 1 : a.page < b.page ? -1 : 1));
   return {
     byKind: countRows(envelopes.map((e) => kindLabel(e.occurrences[0]!.kind))),
@@ -321,7 +336,7 @@ function indexView(input: SiteInput, current: SiteVersion, pages: ReadonlyMap<st
 
 function diffView(diff: Diff, page: string, pages: ReadonlyMap<string, string>) {
   const root = rootOf(page);
-  const ref = (r: DiffRecord) => ({ message: r.errorMessage, place: `${r.filePath}:${r.lineNumber}`, githubUrl: r.githubUrl, page: pages.has(r.id) ? `${root}${pages.get(r.id)}` : null });
+  const ref = (r: DiffRecord) => ({ message: recordTitle(r, null), place: `${r.filePath}:${r.lineNumber}`, githubUrl: r.githubUrl, page: pages.has(r.id) ? `${root}${pages.get(r.id)}` : null });
   return {
     old: diff.old.version,
     new: diff.new.version,
@@ -369,7 +384,9 @@ export function searchData(versions: readonly SiteVersion[], pages: ReadonlyMap<
       const r = e.record;
       const page = pages.get(r.id) ?? null;
       // Note: a record with a page is linked to it; only the others need their permalinks.
+      const title = recordTitle(r, e.occurrences[0]!.kind);
       const cut: SearchRecord = {
+        ...(title !== r.errorMessage ? { title } : {}),
         record: { id: r.id, errorMessage: r.errorMessage, messagePattern: r.messagePattern, errorClass: r.errorClass },
         occurrences: e.occurrences.map((o) => (page === null ? { filePath: o.filePath, lineNumber: o.lineNumber, githubUrl: o.githubUrl } : { filePath: o.filePath, lineNumber: o.lineNumber })),
         page,

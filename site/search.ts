@@ -27,6 +27,7 @@ function setUpSearch(data: SearchData): void {
   if (input === null || results === null || status === null) return;
   const versions = datasets(data);
   const pages = new Map(data.records.map((r) => [r.record.id, r.page]));
+  const titles = new Map(data.records.map((r) => [r.record.id, r.title ?? r.record.errorMessage]));
   const search = () => {
     results.replaceChildren();
     const text = input.value;
@@ -46,7 +47,8 @@ function setUpSearch(data: SearchData): void {
       const li = element("li");
       const page = pages.get(m.id) ?? null;
       const href = page ?? m.occurrence.githubUrl;
-      const title = href === undefined ? element("span", m.record.errorMessage) : element("a", m.record.errorMessage, { href });
+      const name = titles.get(m.id) ?? m.record.errorMessage;
+      const title = href === undefined ? element("span", name) : element("a", name, { href });
       title.className = "message";
       li.append(title, element("span", ` ${m.occurrence.filePath}:${m.occurrence.lineNumber} · matched by ${HOW_TEXT[m.how]}${m.atLocation ? ", at the panic's location" : ""}${m.version !== data.selected ? ` · in version ${m.version}` : ""}`, { class: "meta" }));
       results.append(li);

@@ -12,6 +12,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { after, before, describe, test } from "node:test";
+import { HtmlValidate } from "html-validate";
 import type { Browser, Page } from "playwright-core";
 import { buildSite, SITE_MARK } from "../pipeline/commands/site.js";
 import { PipelineError } from "../pipeline/errors.js";
@@ -79,6 +80,17 @@ describe("the site's files", () => {
     const index = JSON.parse(read("api/errors.json")) as { version: string; errors: { errorMessage: string }[] };
     assert.equal(index.version, V2);
     assert.deepEqual(index.errors.map((e) => e.errorMessage).sort(), ["A shape needs at least one dimension.", "Cannot reshape a shape of {} elements into {} elements.", DIMENSION, SCRIPT_MESSAGE].sort());
+  });
+
+  test("every page is valid HTML5 with html-validate's recommended rules (WCAG ones included)", async () => {
+    // Note: a title is the message, as long as the message is (long-title is a search-engine rule).
+    const validator = new HtmlValidate({ extends: ["html-validate:recommended"], rules: { "long-title": "off" } });
+    const pages = listFiles(site).filter((f) => f.endsWith(".html"));
+    assert.equal(pages.length, 6, "4 records, the index, a diff");
+    for (const file of pages) {
+      const report = await validator.validateString(read(file), file);
+      assert.deepEqual(report.results.flatMap((r) => r.messages.map((m) => `${file}:${m.line}:${m.column} ${m.ruleId}: ${m.message}`)), []);
+    }
   });
 
   test("a <script> in a message is escaped in the page's source", () => {
