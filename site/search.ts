@@ -1,7 +1,7 @@
 /**
  * The index page's script: the list filter and the panic search. The search runs the pipeline's
  * own `matchPanic` (bundled into assets/search.js by `npm run build`) on the records
- * assets/search-data.js sets, so a pasted panic finds the records `error-catalog match` finds,
+ * assets/search-data.js sets (loaded when the search box is first used), so a pasted panic finds the records `error-catalog match` finds,
  * in the same order. Without this script the page still lists every record.
  */
 import { HOW_TEXT, listedMatches, matchPanic, type DatasetVersion } from "../pipeline/match.js";
@@ -20,15 +20,21 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, a
   return el;
 }
 
-function setUpSearch(data: SearchData): void {
+/**
+ * The search box: the data is loaded the first time the box is used (its `data-search-data`
+ * names the script), then every change of the text is matched.
+ */
+function setUpSearch(): void {
   const input = document.getElementById("paste") as HTMLTextAreaElement | null;
   const results = document.getElementById("paste-results");
   const status = document.getElementById("paste-status");
-  if (input === null || results === null || status === null) return;
-  const versions = datasets(data);
-  const pages = new Map(data.records.map((r) => [r.record.id, r.page]));
-  const titles = new Map(data.records.map((r) => [r.record.id, r.title ?? r.record.errorMessage]));
+  const src = input?.dataset.searchData;
+  if (input === null || results === null || status === null || src === undefined) return;
+  let ready: { data: SearchData; versions: DatasetVersion[]; pages: Map<string, string | null>; titles: Map<string, string> } | null = null;
+  let loading = false;
   const search = () => {
+    if (ready === null) return;
+    const { data, versions, pages, titles } = ready;
     results.replaceChildren();
     const text = input.value;
     if (text.trim() === "") {
@@ -45,8 +51,7 @@ function setUpSearch(data: SearchData): void {
         : `${listed.length} matching record${listed.length === 1 ? "" : "s"}, best first${more > 0 ? ` (the first ${shown.length} shown)` : ""}.${fragments > 0 ? ` ${fragments} more print${fragments === 1 ? "s" : ""} this text inside a longer message.` : ""}`;
     for (const m of shown) {
       const li = element("li");
-      const page = pages.get(m.id) ?? null;
-      const href = page ?? m.occurrence.githubUrl;
+      const href = pages.get(m.id) ?? m.occurrence.githubUrl;
       const name = titles.get(m.id) ?? m.record.errorMessage;
       const title = href === undefined ? element("span", name) : element("a", name, { href });
       title.className = "message";
@@ -54,8 +59,24 @@ function setUpSearch(data: SearchData): void {
       results.append(li);
     }
   };
-  input.addEventListener("input", search);
-  search();
+  const load = () => {
+    if (ready !== null || loading) return search();
+    loading = true;
+    status.textContent = "Loading the records…";
+    const script = element("script", undefined, { src });
+    script.addEventListener("load", () => {
+      const data = (window as unknown as Record<string, SearchData | undefined>)[SEARCH_GLOBAL];
+      if (data === undefined) return void (status.textContent = "The records could not be loaded.");
+      ready = { data, versions: datasets(data), pages: new Map(data.records.map((r) => [r.record.id, r.page])), titles: new Map(data.records.map((r) => [r.record.id, r.title ?? r.record.errorMessage])) };
+      status.textContent = "";
+      search();
+    });
+    script.addEventListener("error", () => (status.textContent = "The records could not be loaded."));
+    document.head.append(script);
+  };
+  input.addEventListener("focus", load);
+  input.addEventListener("input", load);
+  if (input.value !== "") load();
 }
 
 function setUpFilter(): void {
@@ -79,7 +100,6 @@ function setUpFilter(): void {
   filter();
 }
 
-const data = (window as unknown as Record<string, SearchData | undefined>)[SEARCH_GLOBAL];
 setUpFilter();
-if (data !== undefined) setUpSearch(data);
+setUpSearch();
 for (const el of document.querySelectorAll<HTMLElement>("[data-needs-script]")) el.hidden = false;
