@@ -8,24 +8,28 @@ import type { CatalogRecord } from "./schema-types.generated.js";
 export const SEARCH_GLOBAL = "ERROR_CATALOG_SEARCH";
 
 /**
- * What assets/search-data.js holds: every distinct record once, as `matchPanic` reads it (the
- * fields it tests and the page's address), and per version the indexes of its records, so the
- * page matches against the same versions `error-catalog match` reads.
+ * What assets/search-data.js holds, each thing once: the file paths, the records (the fields
+ * `matchPanic` tests, the page's address), and per version its envelopes as a record's index
+ * and its occurrences, so the page matches against the same versions `error-catalog match` reads.
  */
 export interface SearchData {
   readonly selected: string;
+  readonly files: readonly string[];
   readonly records: readonly SearchRecord[];
-  readonly versions: readonly { readonly version: string; readonly records: readonly number[] }[];
+  readonly versions: readonly { readonly version: string; readonly envelopes: readonly SearchEnvelope[] }[];
 }
 
-/** A record as the search reads it: an envelope cut to what matching and listing use. */
+/** An envelope of a version: the index of its record in `records`, and its occurrences. */
+export type SearchEnvelope = readonly [record: number, occurrences: readonly SearchOccurrence[]];
+
+/** An occurrence: the index of its file in `files`, its line, and its permalink for a record without a page. */
+export type SearchOccurrence = readonly [file: number, line: number, githubUrl?: string];
+
+/** A record as the search reads it. */
 export interface SearchRecord {
   /** What names the record when its message has no text of its own (site.ts `recordTitle`); absent otherwise. */
   readonly title?: string;
   readonly record: Pick<CatalogRecord, "id" | "errorMessage" | "messagePattern" | "errorClass">;
-  /** Where it is raised; the permalink only for a record without a page. */
-  readonly occurrences: readonly { readonly filePath: string; readonly lineNumber: number; readonly githubUrl?: string }[];
   /** The record's page, relative to the site's root; null for a record the rendered version does not hold. */
   readonly page: string | null;
 }
-

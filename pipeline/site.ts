@@ -19,7 +19,7 @@ import { LLM_FIELDS } from "./llm.js";
 import { RULES } from "./rules/index.js";
 import type { CatalogRecord, Condition, Diff, DiffRecord, Envelope, Manifest, SiteKind, VersionEntry } from "./schema-types.generated.js";
 import { splitLines } from "./build.js";
-import { SEARCH_GLOBAL, type SearchData, type SearchRecord } from "./site-data.js";
+import { SEARCH_GLOBAL, type SearchData, type SearchEnvelope, type SearchOccurrence, type SearchRecord } from "./site-data.js";
 
 /** One version of the repository as the site reads it. */
 export interface SiteVersion {
@@ -374,28 +374,30 @@ function apiIndex(repo: string, current: SiteVersion, pages: ReadonlyMap<string,
   };
 }
 
-/** The search's data (`SearchData`): each distinct cut record once. */
+/** The search's data (`SearchData`): each file path and each distinct record once. */
 export function searchData(versions: readonly SiteVersion[], pages: ReadonlyMap<string, string>): SearchData {
+  const files: string[] = [];
+  const fileIndex = new Map<string, number>();
   const records: SearchRecord[] = [];
-  const known = new Map<string, number>();
+  const recordIndex = new Map<string, number>();
+  const fileOf = (file: string) => {
+    let i = fileIndex.get(file);
+    if (i === undefined) (i = files.length), fileIndex.set(file, i), files.push(file);
+    return i;
+  };
   const out = versions.map((v) => ({
     version: v.entry.version,
-    records: v.lines.map(({ envelope: e }) => {
+    envelopes: v.lines.map(({ envelope: e }): SearchEnvelope => {
       const r = e.record;
       const page = pages.get(r.id) ?? null;
-      // Note: a record with a page is linked to it; only the others need their permalinks.
       const title = recordTitle(r, e.occurrences[0]!.kind);
-      const cut: SearchRecord = {
-        ...(title !== r.errorMessage ? { title } : {}),
-        record: { id: r.id, errorMessage: r.errorMessage, messagePattern: r.messagePattern, errorClass: r.errorClass },
-        occurrences: e.occurrences.map((o) => (page === null ? { filePath: o.filePath, lineNumber: o.lineNumber, githubUrl: o.githubUrl } : { filePath: o.filePath, lineNumber: o.lineNumber })),
-        page,
-      };
+      const cut: SearchRecord = { ...(title !== r.errorMessage ? { title } : {}), record: { id: r.id, errorMessage: r.errorMessage, messagePattern: r.messagePattern, errorClass: r.errorClass }, page };
       const key = JSON.stringify(cut);
-      let i = known.get(key);
-      if (i === undefined) (i = records.length), known.set(key, i), records.push(cut);
-      return i;
+      let i = recordIndex.get(key);
+      if (i === undefined) (i = records.length), recordIndex.set(key, i), records.push(cut);
+      // Note: a record with a page is linked to it; only the others need their permalinks.
+      return [i, e.occurrences.map((o): SearchOccurrence => (page === null ? [fileOf(o.filePath), o.lineNumber, o.githubUrl] : [fileOf(o.filePath), o.lineNumber]))];
     }),
   }));
-  return { selected: versions.at(-1)!.entry.version, records, versions: out };
+  return { selected: versions.at(-1)!.entry.version, files, records, versions: out };
 }

@@ -8,9 +8,15 @@ import { HOW_TEXT, listedMatches, matchPanic, type DatasetVersion } from "../pip
 import { SEARCH_GLOBAL, type SearchData } from "../pipeline/site-data.js";
 import type { Envelope } from "../pipeline/schema-types.generated.js";
 
-/** The versions as `matchPanic` reads them; the cut records stand for envelopes (it reads only their cut fields). */
+/**
+ * The versions as `matchPanic` reads them: envelopes of the cut records, their occurrences with
+ * their paths (`matchPanic` reads only these fields; the match's occurrence gives the permalink).
+ */
 function datasets(data: SearchData): DatasetVersion[] {
-  return data.versions.map((v) => ({ version: v.version, envelopes: v.records.map((i) => data.records[i] as unknown as Envelope) }));
+  return data.versions.map((v) => ({
+    version: v.version,
+    envelopes: v.envelopes.map(([i, occurrences]) => ({ record: data.records[i]!.record, occurrences: occurrences.map(([f, line, githubUrl]) => ({ filePath: data.files[f]!, lineNumber: line, githubUrl })) }) as unknown as Envelope),
+  }));
 }
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, attrs: Record<string, string> = {}): HTMLElementTagNameMap[K] {

@@ -194,6 +194,19 @@ describe("the site in a browser", { skip: missing ?? false }, () => {
     assert.equal(await page.locator("h1").textContent(), DIMENSION);
   });
 
+  test("the search lists what `error-catalog match` prints, in its order", async () => {
+    await open("index.html");
+    for (const text of [DIMENSION_PANIC, "is out of bounds for a shape", "a shape", "thread 'main' panicked at src/lib.rs:30:13:\nCannot reshape a shape of 6 elements into 4 elements.\n"]) {
+      const printed = cli(["match", text, "--config", config]);
+      // The CLI's blocks start with `<id>  <message>`.
+      const expected = [...printed.stdout.matchAll(/^[0-9a-f]{16}  (.*)$/gm)].map((m) => m[1]!);
+      assert.ok(expected.length > 0, `the CLI finds ${JSON.stringify(text)}`);
+      await page.locator("#paste").fill(text);
+      await page.locator("#paste-results li").first().waitFor();
+      assert.deepEqual(await page.locator("#paste-results li .message").allTextContents(), expected, text);
+    }
+  });
+
   test("the list filters as you type", async () => {
     await open("index.html");
     assert.equal(await page.locator("#records li:visible").count(), 4);
