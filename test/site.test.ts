@@ -126,6 +126,12 @@ describe("the site's files", () => {
     assert.equal(readFileSync(path.join(foreign, "notes.txt"), "utf8"), "mine");
   });
 
+  test("without --site the site goes to _site beside the output folder", async () => {
+    const result = await buildSite({ configPath: config });
+    assert.equal(result.dir, path.join(work, "_site"));
+    assert.ok(listFiles(result.dir).includes("index.html"));
+  });
+
   test("the CLI: `site` writes the newest version and says where; a bad --base-url exits 2", () => {
     const out = path.join(work, "cli-site");
     const ok = cli(["site", "--config", config, "--site", out]);
