@@ -337,17 +337,19 @@ function indexView(input: SiteInput, current: SiteVersion, pages: ReadonlyMap<st
 function diffView(diff: Diff, page: string, pages: ReadonlyMap<string, string>) {
   const root = rootOf(page);
   const ref = (r: DiffRecord) => ({ message: recordTitle(r, null), place: `${r.filePath}:${r.lineNumber}`, githubUrl: r.githubUrl, page: pages.has(r.id) ? `${root}${pages.get(r.id)}` : null });
+  // Note: listed by message (diff.ts lists by id), the order a reader scans.
+  const byMessage = <T extends { message: string; place: string }>(rows: T[]): T[] => rows.sort((a, b) => (a.message < b.message ? -1 : a.message > b.message ? 1 : a.place < b.place ? -1 : a.place > b.place ? 1 : 0));
   return {
     old: diff.old.version,
     new: diff.new.version,
     oldSha: diff.old.sha?.slice(0, 10) ?? null,
     newSha: diff.new.sha?.slice(0, 10) ?? null,
     counts: diff.counts,
-    added: diff.added.map(ref),
-    removed: diff.removed.map(ref),
-    changed: diff.changed.map((c) => ({ ...ref(c.new), fields: c.fields.map((f) => f.field) })),
-    moved: diff.moved.map((m) => ({ ...ref(m.new), from: `${m.old.filePath}:${m.old.lineNumber}` })),
-    reworded: diff.reworded.map((w) => ({ ...ref(w.new), oldMessage: w.old.errorMessage })),
+    added: byMessage(diff.added.map(ref)),
+    removed: byMessage(diff.removed.map(ref)),
+    changed: byMessage(diff.changed.map((c) => ({ ...ref(c.new), fields: c.fields.map((f) => f.field) }))),
+    moved: byMessage(diff.moved.map((m) => ({ ...ref(m.new), from: `${m.old.filePath}:${m.old.lineNumber}` }))),
+    reworded: byMessage(diff.reworded.map((w) => ({ ...ref(w.new), oldMessage: w.old.errorMessage }))),
   };
 }
 
