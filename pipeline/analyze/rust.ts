@@ -149,3 +149,71 @@ export function headPaths(pattern: string): string[] | null {
 export function rustString(value: string): string {
   return `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t")}"`;
 }
+
+/**
+ * Methods of std that consume, mutate, block, do I/O or panic: a guard that calls one would change
+ * or lose what it checks (`rx.recv()` takes a message, `.pop()` an element) or panic itself.
+ */
+const EFFECT_METHODS: ReadonlySet<string> = new Set([
+  "recv", "try_recv", "recv_timeout", "send", "try_send", "unwrap", "expect", "unwrap_err", "expect_err", "unwrap_unchecked",
+  "pop", "pop_front", "pop_back", "push", "push_back", "push_front", "push_str", "insert", "remove", "swap_remove", "clear", "drain",
+  "take", "replace", "set", "get_or_insert", "get_or_insert_with", "entry", "extend", "append", "truncate", "retain", "split_off",
+  "sort", "sort_by", "sort_by_key", "sort_unstable", "dedup", "reverse", "fill", "swap", "next", "next_back", "nth", "by_ref",
+  "lock", "try_lock", "write", "read", "try_read", "borrow_mut", "get_mut", "as_mut", "iter_mut", "values_mut", "last_mut", "first_mut",
+  "store", "fetch_add", "fetch_sub", "fetch_or", "fetch_and", "compare_exchange", "join", "wait", "notify_one", "notify_all", "spawn",
+  "read_to_string", "read_to_end", "read_line", "read_exact", "write_all", "flush", "open", "create", "seek", "poll", "block_on", "sleep",
+]);
+
+/** Iterator steps: effects only on an iterator that outlives the expression. */
+const ITERATOR_STEPS: ReadonlySet<string> = new Set(["next", "next_back", "nth"]);
+
+/**
+ * True when evaluating `src` may change state or panic: it calls a method of `EFFECT_METHODS`,
+ * invokes a macro other than `matches!`, assigns (`=`, `+=`, …), borrows mutably or returns
+ * early with `?`. A guard is written only from sources for which this is false.
+ */
+export function mayHaveEffects(src: string): boolean {
+  // Note: `#[cfg(feature = "x")]` on a repeated match arm is no assignment.
+  const toks = lex(src.replace(/#\s*\[[^\]]*\]/g, ""));
+  return toks.some((t, i) => {
+    const next = toks[i + 1]?.text;
+    // Note: stepping an iterator made in the expression itself (`s.split(' ').next()`) changes nothing outside it.
+    if (t.kind === "ident" && next === "(" && toks[i - 1]?.text === "." && EFFECT_METHODS.has(t.text) && !(ITERATOR_STEPS.has(t.text) && toks[i - 2]?.text === ")")) return true;
+    if (t.kind === "ident" && next === "!" && toks[i + 2]?.kind === "open" && t.text !== "matches") return true;
+    if (t.kind === "ident" && t.text === "mut" && toks[i - 1]?.text === "&") return true;
+    return t.kind === "punct" && (t.text === "?" || /^(?:[-+*\/%^&|]|<<|>>)?=$/.test(t.text));
+  });
+}
+
+/** Methods of std whose value is an `Option`. */
+const OPTION_METHODS: ReadonlySet<string> = new Set([
+  "get", "get_mut", "first", "last", "next", "next_back", "nth", "peek", "pop", "pop_front", "pop_back", "find", "find_map", "position",
+  "rposition", "max", "min", "max_by", "min_by", "max_by_key", "min_by_key", "checked_add", "checked_sub", "checked_mul", "checked_div",
+  "checked_rem", "checked_pow", "checked_neg", "checked_shl", "checked_shr", "to_str", "parent", "file_name", "file_stem",
+  "extension", "strip_prefix", "strip_suffix", "split_once", "rsplit_once", "ok", "err", "downcast_ref",
+  "downcast_mut", "last_key_value", "first_key_value", "upgrade", "get_key_value", "reduce", "from_digit", "to_digit",
+]);
+
+/** Methods and functions of std whose value is a `Result`. */
+const RESULT_METHODS: ReadonlySet<string> = new Set([
+  "parse", "try_into", "try_from", "from_str", "from_utf8", "lock", "try_lock", "read", "write", "recv", "try_recv", "recv_timeout",
+  "send", "try_send", "join", "open", "create", "read_to_string", "read_to_end", "read_dir", "metadata", "canonicalize", "write_all",
+  "flush", "spawn", "output", "status", "wait", "bind", "connect", "accept", "var", "current_dir", "ok_or",
+  "ok_or_else", "map_err", "try_borrow", "try_borrow_mut", "binary_search", "binary_search_by", "binary_search_by_key", "duration_since", "elapsed", "from_str_radix",
+]);
+
+/**
+ * Whether the receiver of an `.expect`/`.unwrap` is an `Option` or a `Result`, as far as its last
+ * call (a method of std) shows; null when the syntax does not tell (a field, a local, a method of
+ * the repository's own).
+ * Note: a method of the same name on a type of the repository's own may return something else:
+ * the answer holds for std's.
+ */
+export function receiverKind(receiver: string): "option" | "result" | null {
+  const m = /\.\s*([a-z_]\w*)\s*(?:::\s*<[^()]*>\s*)?\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\s*$/.exec(receiver.trim());
+  const name = m?.[1] ?? /(?:^|::)\s*([a-z_]\w*)\s*\([^]*\)\s*$/.exec(receiver.trim())?.[1];
+  if (name === undefined) return null;
+  if (OPTION_METHODS.has(name)) return "option";
+  if (RESULT_METHODS.has(name)) return "result";
+  return null;
+}
