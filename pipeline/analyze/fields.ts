@@ -18,7 +18,7 @@ import type { Condition, Envelope, FunctionFact, MessageSource, OtherSite, Param
 import { errorTypeOf } from "../sources/returned.js";
 import { generateGuards, type Guards } from "./guard.js";
 import { frameOf, type Frame, type Framing, ERROR_HANDLERS } from "./frame.js";
-import { headPaths, receiverKind, rustString } from "./rust.js";
+import { headPaths, lastCall, receiverKind, rustString, stdFailure } from "./rust.js";
 
 type Strategy = "type-guard" | "validate-input" | "fix-invariant" | "implement-missing" | "catch-unwind" | "handle-error";
 
@@ -134,9 +134,11 @@ export function describeCondition(c: Condition): string {
  */
 function emptyState(receiver: string): string {
   const kind = receiverKind(receiver);
-  const by = /\.\s*([a-z_]\w*)\s*(?:::\s*<[^()]*>\s*)?\([^]*\)\s*$/.exec(receiver.trim())?.[1];
-  if (kind === "option") return `holds no value (None)${by === undefined ? "" : `, if \`${by}\` is std's, which returns an Option`}`;
-  if (kind === "result") return `is an Err${by === undefined ? "" : `, if \`${by}\` is std's, which returns a Result`} (the panic message ends with the error's Debug form)`;
+  const by = lastCall(receiver);
+  const why = stdFailure(receiver);
+  const std = by === undefined ? "" : `, if \`${by}\` is std's, which returns ${kind === "option" ? "an Option" : "a Result"}${why === null ? "" : ` that is ${kind === "option" ? "None" : "an Err"} when ${why}`}`;
+  if (kind === "option") return `holds no value (None)${std}`;
+  if (kind === "result") return `is an Err${std} (the panic message ends with the error's Debug form)`;
   return "is None or an Err (which one, the syntax does not show)";
 }
 
@@ -185,7 +187,7 @@ const CLASS: Record<Frame, string> = {
 
 function backgroundOf(kind: SiteKind, strategy: Strategy, framing: Framing, facts: SiteFacts): string {
   if (kind === "expect") return "failed-expect";
-  if (kind === "panic" && strategy === "handle-error") return "failed-unwrap";
+  if ((kind === "panic" || kind === "wrapper-call") && strategy === "handle-error") return "failed-unwrap";
   if (facts.macro !== null) return kind.includes("assert") ? "failed-assertion" : "macro-generated-panic";
   if (kind === "expect-err") return "unexpected-ok";
   if (kind === "todo") return "todo";
@@ -245,6 +247,23 @@ function inProcMacro(facts: RecordFacts): boolean {
 /** `a`, `a` and `b`, `a`, `b` and `c`. */
 function list(items: readonly string[]): string {
   return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
+
+/**
+ * What keeps a record's deciding check from failing, in words: for a catch-all `match` arm, that
+ * the scrutinee matches one of the arms before it; for a single condition, its negation; else
+ * that the conditions do not all hold.
+ */
+function avoidance(framing: Framing): string {
+  const d = framing.deciding;
+  const only = d.length === 1 ? d[0]! : undefined;
+  if (only?.kind === "match" && isCatchAll(only.pattern ?? "") && only.guard == null && (only.earlierArms ?? []).length > 0) {
+    const arms = only.earlierArms!;
+    return `${code(only.scrutinee ?? "")} matches ${arms.length === 1 ? "" : "one of "}${arms.slice(0, 6).map((a) => code(a.pattern)).join(", ")}${arms.length > 6 ? `, or the ${arms.length - 6} other arms before it` : ""}`;
+  }
+  if (only?.kind === "if") return `${code(only.condition ?? "")} is ${only.holds === false ? "true" : "false"}`;
+  if (only?.kind === "assert") return assertion(only);
+  return `${d.map(describeCondition).join(", then ")} does not hold`;
 }
 
 /** What the record's deciding check reads that a caller passes, in words; null when it reads none. */
@@ -331,6 +350,9 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   const deciding = framing.deciding.map(describeCondition);
   const inputs = inputsOf(framing, fn);
   const names = list([...framing.params, ...framing.generics, ...framing.configFields].map(code));
+  /** A declared call only registers the message: the panic comes where its result is checked. */
+  const fails = kind === "declared-call" ? `registers this message (and a panic elsewhere prints it)` : "panics";
+
   const inMacro = facts.macro === null ? null : code(`${facts.macro}!`);
   /** Sites in another macro's tokens (not `macro_rules!`): the steps say where the macro is written. */
   const tokenTree = facts.macro !== null && facts.macro !== "macro_rules";
@@ -338,6 +360,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   const last = facts.conditions.at(-1);
   const cond = steps.length > 0 ? steps.join(", then ") : null;
   const decidingText = deciding.length > 0 ? deciding.join(", then ") : null;
+  const avoid = decidingText === null ? null : avoidance(framing);
 
   // documentation
   const place = `${where === "" ? "at the top level" : `in ${code(where)}`}${facts.crate === null ? "" : ` of crate ${code(facts.crate)}`} (${code(`${path}:${line}`)})`;
@@ -349,7 +372,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   else if (inMacro !== null) doc.push(`It sits in the tokens of ${inMacro}: the code made from those tokens raises it, and when that code runs is not in this syntax tree.`);
   if (steps.length > 0 && facts.macro === "macro_rules") doc.push(`Expansions contain it when ${cond}.`);
   else if (steps.length > 0 && tokenTree) doc.push(`${inMacro} is reached with them when ${cond}.`);
-  else if (framing.frame === "input" && who !== null && decidingText !== null) doc.push(`${who} checks what its caller passes: it panics when ${decidingText}, a check of ${inputs}. The message tells the caller that this input is outside what ${who} accepts.`);
+  else if (framing.frame === "input" && who !== null && decidingText !== null) doc.push(`${who} checks what its caller passes: it ${fails} when ${decidingText}, a check of ${inputs}. The message tells the caller that this input is outside what ${who} accepts.`);
   else if (framing.frame === "state" && who !== null && decidingText !== null) doc.push(`It panics when ${decidingText}: a check of the value ${who} is called on (\`self\`), as the calls before left it.`);
   else if (framing.frame === "invariant" && kind.includes("assert") && decidingText !== null) doc.push(`It panics when ${decidingText}. The check reads none of the parameters${fn === undefined ? "" : ` of ${who}`}: it states an assumption of the code, and failing it means a state the code holds impossible.`);
   else if (framing.frame === "callee" && source !== undefined) doc.push(`${code(source.name)} decides whether to panic${steps.length > 0 ? `; the call is reached when ${cond}` : ""}.`);
@@ -394,7 +417,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
       break;
     }
     case "missing":
-      if (decidingText !== null && (framing.params.length > 0 || framing.generics.length > 0)) solutions.push(`Call ${callee} only with ${list([...framing.params, ...framing.generics].map(code))} for which ${decidingText} does not hold: ${callee} does not implement that case.`);
+      if (decidingText !== null && (framing.params.length > 0 || framing.generics.length > 0)) solutions.push(`Call ${callee} only with ${list([...framing.params, ...framing.generics].map(code))} for which ${avoid}: ${callee} does not implement the other cases.`);
       else if (fn?.traitName != null && decidingText === null) solutions.push(`Call ${callee} only on types whose ${code(fn.traitName)} implementation overrides it: this default body is not implemented.`);
       else if (fn?.implTrait != null) solutions.push(`${decidingText === null ? `${code(fn.implType ?? "")} does not implement ${code(`${fn.implTrait}::${fn.name}`)}` : `${code(fn.implType ?? "")}'s ${code(`${fn.implTrait}::${fn.name}`)} does not implement the case where ${decidingText}`}: use another implementation of ${code(fn.implTrait)} for it, or a version of ${facts.crate === null ? "the crate" : code(facts.crate)} that implements it.`);
       else solutions.push(decidingText === null ? `Do not call ${callee}: the path is not implemented in this version.` : `Avoid inputs for which ${decidingText}: ${callee} does not implement that case.`);
@@ -408,13 +431,13 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
       break;
     case "input":
       if (kind.includes("assert") && last?.kind === "assert") solutions.push(`Call ${callee} only with ${names} such that ${assertion(last)}${steps.length > 1 ? ` (checked when ${steps.slice(0, -1).join(", then ")})` : ""}.`);
-      else solutions.push(`Do not call ${callee} with ${names} for which ${decidingText}: that input panics.`);
+      else solutions.push(`Call ${callee} only with ${names} for which ${avoid}: other input ${kind === "declared-call" ? "fails the check" : "panics"}.`);
       if (guards.validationCode !== null) solutions.push(`Check the arguments first with the validation code, which tests the same condition and returns the message as an \`Err\`.`);
       solutions.push("If you own the code, return an error for such input instead of panicking.");
       tips.push(framing.configFields.length > 0 ? "Set configuration fields to values the code accepts when the configuration is built, and test that configuration once." : `Validate the arguments of ${callee} where they enter your program.`);
       break;
     case "state":
-      solutions.push(`${callee} panics when ${decidingText}: call it only on values that the calls before left in another state, or check that state first.`);
+      solutions.push(`${callee} panics when ${decidingText}: call it only on values for which ${avoid}, or check that state first.`);
       solutions.push("If you own the code, handle that case with an error value instead of a panic.");
       tips.push(`Keep track of what the calls before ${callee} did to the value.`);
       break;

@@ -148,5 +148,6 @@ export function frameOf(kind: SiteKind, message: string, facts: SiteFacts): Fram
   if (kind === "wrapper-call" || kind === "declared-call") return of("callee");
   if (deciding.length === 0) return of(kind === "unimplemented" ? "missing" : "always");
   if (kind.includes("assert")) return of("invariant");
-  return of(reads.includes("self") && fn?.receiver != null ? "state" : "path");
+  // Note: a condition that calls with effects (`block_on(rx)`, `recv()`) tests what the world answered, not the receiver's state.
+  return of(reads.includes("self") && fn?.receiver != null && !mayHaveEffects(sources) ? "state" : "path");
 }
