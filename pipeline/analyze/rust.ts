@@ -210,10 +210,54 @@ const RESULT_METHODS: ReadonlySet<string> = new Set([
  * the answer holds for std's.
  */
 export function receiverKind(receiver: string): "option" | "result" | null {
-  const m = /\.\s*([a-z_]\w*)\s*(?:::\s*<[^()]*>\s*)?\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\s*$/.exec(receiver.trim());
-  const name = m?.[1] ?? /(?:^|::)\s*([a-z_]\w*)\s*\([^]*\)\s*$/.exec(receiver.trim())?.[1];
+  const name = lastCall(receiver);
   if (name === undefined) return null;
   if (OPTION_METHODS.has(name)) return "option";
   if (RESULT_METHODS.has(name)) return "result";
   return null;
+}
+
+/** When std's methods give None or Err, by method: what a user meets when an `.expect` on them panics. */
+const STD_FAILURES: ReadonlyMap<string, string> = new Map([
+  ["first", "the slice is empty"],
+  ["last", "the slice is empty"],
+  ["get", "the index or key is not there"],
+  ["next", "the iterator has no more items"],
+  ["pop", "the collection is empty"],
+  ["find", "no item matches"],
+  ["position", "no item matches"],
+  ["max", "the iterator is empty"],
+  ["min", "the iterator is empty"],
+  ["checked_add", "the addition overflows"],
+  ["checked_sub", "the subtraction overflows"],
+  ["checked_mul", "the multiplication overflows"],
+  ["checked_div", "the divisor is zero (or the division overflows)"],
+  ["parent", "the path has no parent (a root or an empty path)"],
+  ["file_name", "the path ends in `..` or is empty"],
+  ["to_str", "the text is not valid Unicode"],
+  ["strip_prefix", "the text does not start with the prefix"],
+  ["strip_suffix", "the text does not end with the suffix"],
+  ["parse", "the text does not parse as the target type"],
+  ["try_into", "the value does not fit the target type"],
+  ["try_from", "the value does not fit the target type"],
+  ["from_utf8", "the bytes are not valid UTF-8"],
+  ["lock", "the mutex is poisoned: another thread panicked while holding it"],
+  ["recv", "every sender is dropped (the channel is disconnected)"],
+  ["send", "the receiver is dropped"],
+  ["join", "the joined thread panicked"],
+  ["open", "the file cannot be opened (it does not exist, or permissions forbid it)"],
+  ["read_to_string", "reading fails (an I/O error, or text that is not UTF-8)"],
+  ["var", "the environment variable is not set, or not Unicode"],
+]);
+
+/** Why std's method at the end of `receiver` gives None or Err, in words; null when it is none of those `STD_FAILURES` knows. */
+export function stdFailure(receiver: string): string | null {
+  const name = lastCall(receiver);
+  return name === undefined ? null : (STD_FAILURES.get(name) ?? null);
+}
+
+/** The name of the method or function whose call ends `expr` (`parse` of `s.parse::<u8>()`, `var` of `env::var("X")`). */
+export function lastCall(expr: string): string | undefined {
+  const e = expr.trim();
+  return /\.\s*([a-z_]\w*)\s*(?:::\s*<[^()]*>\s*)?\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\s*$/.exec(e)?.[1] ?? /(?:^|::)\s*([a-z_]\w*)\s*\([^]*\)\s*$/.exec(e)?.[1];
 }
