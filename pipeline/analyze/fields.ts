@@ -129,6 +129,19 @@ export function describeCondition(c: Condition): string {
 }
 
 /**
+ * When std calls a closure passed to `unwrap_or_else`, `or_else`, `map_err` or `ok_or_else`, by
+ * what the syntax shows: `map_err` is a Result's, `ok_or_else` an Option's; of the others, an
+ * Option's takes no argument (`||`), a Result's the error (`|e|`).
+ */
+function handlerState(closure: Condition): string {
+  const method = /\.\s*(\w+)\s*$/.exec(closure.callee ?? "")?.[1];
+  const noArgument = /^\s*(?:move\s*)?\|\s*\|/.test(closure.params ?? "");
+  if (method === "map_err" || ((method === "unwrap_or_else" || method === "or_else") && !noArgument)) return "is an Err";
+  if (method === "ok_or_else" || noArgument) return "holds no value (None)";
+  return "is None or an Err";
+}
+
+/**
  * What makes `.expect`/`.unwrap` on `receiver` panic, as far as the syntax shows: an Option's
  * None, a Result's Err, or either when the last call is not one of std's (said as a guess).
  */
@@ -410,7 +423,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
     case "error": {
       const handler = lastClosure(facts);
       const recv = last?.kind === "expect" && last.receiver !== undefined ? code(last.receiver) : handler?.callee !== undefined ? code(handler.callee.replace(ERROR_HANDLERS, "")) : "the receiver";
-      const state = last?.kind === "expect" && last.receiver !== undefined && kind === "expect" ? emptyState(last.receiver) : "is None or an Err";
+      const state = last?.kind === "expect" && last.receiver !== undefined && kind === "expect" ? emptyState(last.receiver) : handler === undefined ? "is None or an Err" : handlerState(handler);
       solutions.push(kind === "expect-err" ? `Make sure ${recv} fails before ${callee} gets to line ${line}: the call panics when it is an Ok value.` : `${callee} panics when ${recv} ${state}: make sure what it depends on is there before the call.`);
       solutions.push(`If you own the code, return the failure to the caller (\`?\`, \`ok_or\`, a \`match\`) instead of ${kind === "expect" || kind === "expect-err" ? `calling ${label}` : "panicking in the closure"}.`);
       tips.push(`Treat what ${recv} depends on as fallible input: check it where it comes in.`);
@@ -442,7 +455,9 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
       tips.push(`Keep track of what the calls before ${callee} did to the value.`);
       break;
     case "path":
-      solutions.push(`${callee} panics when ${decidingText}, on values it computes itself: read how they come from its arguments to find the input that leads there, and avoid it.`);
+      solutions.push(framing.effects
+        ? `${callee} panics when ${decidingText}: the condition reads what a call with effects (a channel, a lock, I/O, another task) answered at run time, which no check of the arguments decides beforehand; handle that answer where it comes in.`
+        : `${callee} panics when ${decidingText}, on values it computes itself: read how they come from its arguments to find the input that leads there, and avoid it.`);
       solutions.push("If you own the code, handle that case with an error value instead of a panic.");
       tips.push(`Validate the arguments of ${callee} where they enter your program.`);
       break;
@@ -467,7 +482,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   //   (whose explicit call rustc rejects), and no guard checks the input beforehand.
   const entryPoint = fn !== undefined && fn.name === "main" && fn.implType === null && fn.traitName === null;
   const catches = fn !== undefined && facts.macro === null && !entryPoint && callable(fn) && !isDrop(fn) && !inProcMacro(facts)
-    && (framing.frame === "missing" || framing.frame === "error" || framing.frame === "callee" || ((framing.frame === "input" || framing.frame === "state") && guards.typeGuard === null));
+    && (framing.frame === "missing" || framing.frame === "error" || framing.frame === "callee" || (framing.frame === "path" && framing.effects) || ((framing.frame === "input" || framing.frame === "state") && guards.typeGuard === null));
   const tryCatchPattern = !catches
     ? null
     : [

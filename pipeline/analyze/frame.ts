@@ -37,6 +37,8 @@ export interface Framing {
   readonly configFields: readonly string[];
   /** The deciding conditions: the failing check of an `assert*`, else the branches that lead to the site. */
   readonly deciding: readonly Condition[];
+  /** True when the deciding conditions call with effects (`block_on(rx)`, `recv()`): they test what the world answered at run time. */
+  readonly effects: boolean;
 }
 
 /** Option/Result methods that call their closure argument only on None or Err. */
@@ -136,7 +138,8 @@ export function frameOf(kind: SiteKind, message: string, facts: SiteFacts): Fram
   const configFields = configFieldsOf(sources, fn);
   const declared = new Set([...genericNames(fn?.generics ?? null), ...genericNames(fn?.implGenerics ?? null)]);
   const generics = [...new Set([...typeNames(sources), ...lex(sources).filter((t) => t.kind === "ident").map((t) => t.text)])].filter((n) => declared.has(n) && !n.startsWith("'")).sort();
-  const of = (frame: Frame): Framing => ({ frame, params, generics, configFields, deciding });
+  const effects = mayHaveEffects(sources);
+  const of = (frame: Frame): Framing => ({ frame, params, generics, configFields, deciding, effects });
   if (kind === "expect" || kind === "expect-err") return of("error");
   if (facts.macro !== null) return of("expansion");
   if (kind === "todo") return of("missing");
@@ -144,10 +147,10 @@ export function frameOf(kind: SiteKind, message: string, facts: SiteFacts): Fram
   const closure = [...facts.conditions].reverse().find((c) => c.kind === "closure");
   if ((kind === "panic" || kind === "wrapper-call") && closure !== undefined && ERROR_HANDLERS.test(closure.callee ?? "")) return of("error");
   if ((kind === "unimplemented" || kind === "panic") && (message.trim() === "" ? kind === "unimplemented" : saysMissing(message))) return of("missing");
-  if ((params.length > 0 || configFields.length > 0 || generics.length > 0) && !mayHaveEffects(sources)) return of("input");
+  if ((params.length > 0 || configFields.length > 0 || generics.length > 0) && !effects) return of("input");
   if (kind === "wrapper-call" || kind === "declared-call") return of("callee");
   if (deciding.length === 0) return of(kind === "unimplemented" ? "missing" : "always");
   if (kind.includes("assert")) return of("invariant");
   // Note: a condition that calls with effects (`block_on(rx)`, `recv()`) tests what the world answered, not the receiver's state.
-  return of(reads.includes("self") && fn?.receiver != null && !mayHaveEffects(sources) ? "state" : "path");
+  return of(reads.includes("self") && fn?.receiver != null && !effects ? "state" : "path");
 }
