@@ -385,7 +385,8 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   else if (inMacro !== null) doc.push(`It sits in the tokens of ${inMacro}: the code made from those tokens raises it, and when that code runs is not in this syntax tree.`);
   if (steps.length > 0 && facts.macro === "macro_rules") doc.push(`Expansions contain it when ${cond}.`);
   else if (steps.length > 0 && tokenTree) doc.push(`${inMacro} is reached with them when ${cond}.`);
-  else if (framing.frame === "input" && who !== null && decidingText !== null) doc.push(`${who} checks what its caller passes: it ${fails} when ${decidingText}, a check of ${inputs}. The message tells the caller that this input is outside what ${who} accepts.`);
+  else if (framing.frame === "input" && who !== null && decidingText !== null && callable(fn!)) doc.push(`${who} checks what its caller passes: it ${fails} when ${decidingText}, a check of ${inputs}. The message tells the caller that this input is outside what ${who} accepts.`);
+  else if (framing.frame === "input" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers in the crate pass: it ${fails} when ${decidingText}, a check of ${inputs}. It is not public: a user's input gets there only through the crate's own calls.`);
   else if (framing.frame === "state" && who !== null && decidingText !== null) doc.push(`It panics when ${decidingText}: a check of the value ${who} is called on (\`self\`), as the calls before left it.`);
   else if (framing.frame === "invariant" && kind.includes("assert") && decidingText !== null) doc.push(`It panics when ${decidingText}. The check reads none of the parameters${fn === undefined ? "" : ` of ${who}`}: it states an assumption of the code, and failing it means a state the code holds impossible.`);
   else if (framing.frame === "callee" && source !== undefined) doc.push(`${code(source.name)} decides whether to panic${steps.length > 0 ? `; the call is reached when ${cond}` : ""}.`);
@@ -443,9 +444,10 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
       tips.push("Keep the versions of the crates of one workspace in step: a state one crate holds impossible may come from another's different version.");
       break;
     case "input":
-      if (kind.includes("assert") && last?.kind === "assert") solutions.push(`Call ${callee} only with ${names} such that ${assertion(last)}${steps.length > 1 ? ` (checked when ${steps.slice(0, -1).join(", then ")})` : ""}.`);
+      if (!callable(fn!)) solutions.push(`Find the public call of ${facts.crate === null ? "the crate" : code(facts.crate)} your code makes that gets to ${callee}${facts.callers.length > 0 ? ` (in this file, ${list(facts.callers.map(code))} ${facts.callers.length === 1 ? "calls" : "call"} a function named ${code(fn!.name)})` : ""}, and give it input for which ${avoid}.`);
+      else if (kind.includes("assert") && last?.kind === "assert") solutions.push(`Call ${callee} only with ${names} such that ${assertion(last)}${steps.length > 1 ? ` (checked when ${steps.slice(0, -1).join(", then ")})` : ""}.`);
       else solutions.push(`Call ${callee} only with ${names} for which ${avoid}: other input ${kind === "declared-call" ? "fails the check" : "panics"}.`);
-      if (guards.validationCode !== null) solutions.push(`Check the arguments first with the validation code, which tests the same condition and returns the message as an \`Err\`.`);
+      if (guards.validationCode !== null) solutions.push(`${callable(fn!) ? "Check" : "If you own the code, check"} the arguments first with the validation code, which tests the same condition and returns the message as an \`Err\`.`);
       solutions.push("If you own the code, return an error for such input instead of panicking.");
       tips.push(framing.configFields.length > 0 ? "Set configuration fields to values the code accepts when the configuration is built, and test that configuration once." : `Validate the arguments of ${callee} where they enter your program.`);
       break;
