@@ -469,22 +469,25 @@ function shared<T extends string>(word: T): T {
 }
 
 /**
- * The records' groups of sites, each first site with its facts: read back from the cache file,
- * where the run dropped them (sites extracted in this run; the analysis reads no others).
+ * The records' groups of sites, each site with the facts extraction found for it (the first of
+ * its message in its file has some): read back from the cache file, where the run dropped them
+ * (sites extracted in this run; the analysis reads no others).
  */
 export async function withFirstFacts(groups: ReadonlyMap<string, Site[]>, writer: CacheWriter, cacheFile: string): Promise<Map<string, Site[]>> {
-  const firsts = [...groups.values()].map((group) => group[0]!).filter((s) => s.facts == null);
-  if (firsts.length === 0) return new Map(groups);
-  const facts = await writer.factsOf(firsts).catch((error: Error) => {
+  // Note: every site of a record is asked for: the first lends the record its facts, the others
+  //   (the first of the message in their own files) their path conditions (`facts.otherSites`).
+  const wanted = [...groups.values()].flat().filter((s) => s.facts == null);
+  if (wanted.length === 0) return new Map(groups);
+  const facts = await writer.factsOf(wanted).catch((error: Error) => {
     throw new PipelineError("E_IO", `could not write the extraction cache ${cacheFile}, which holds the facts of this run's sites`, {
       hint: "check that the cache folder is writable and the disk has room; earlier versions are untouched",
       details: [error.message],
     });
   });
   return new Map(
-    [...groups].map(([pattern, [first, ...rest]]) => {
-      const f = facts.get(first!);
-      return [pattern, f === undefined ? [first!, ...rest] : [{ ...first!, facts: f }, ...rest]];
-    }),
+    [...groups].map(([pattern, group]) => [pattern, group.map((s) => {
+      const f = facts.get(s);
+      return f === undefined ? s : { ...s, facts: f };
+    })]),
   );
 }

@@ -5,9 +5,9 @@
  *
  * Every answer is validated against the record schema's definitions of those fields; any failure
  * (HTTP error, timeout, bad JSON, schema violation) keeps the static fields and is counted.
- * Answers are cached by a hash of what was sent (model, prompt version, the record's kind,
- * message, path, facts without line numbers, excerpt), so a run at a new SHA asks again only for
- * records whose inputs changed.
+ * Answers are cached by a hash of what was sent (model, prompt version, `llmInput`: the record,
+ * its sites, facts and static fields without line numbers), so a run at a new SHA asks again only
+ * for records whose inputs changed. A record the model wrote says so in `modelFields`.
  */
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
@@ -27,11 +27,12 @@ export const LLM_FIELDS = ["documentation", "triggerScenarios", "commonSituation
 type Prose = Pick<Envelope["record"], (typeof LLM_FIELDS)[number]>;
 
 /** Bumped when the instructions change: it is part of every cache key. */
-export const PROMPT_VERSION = 1;
+export const PROMPT_VERSION = 2;
 
 const INSTRUCTIONS = [
   "You explain one panic site of a Rust repository to a developer who hit it.",
-  "You get the panic's kind, message, file, the facts a syntax tree proves about the site, and the source excerpt.",
+  "You get the panic's kind, message, pattern, file, source excerpt, every site that raises it, the facts a syntax tree proves about it (with whatever else the analysis found: entry points, doc comments, tests that reproduce it, the crate's description), and the static analysis's fields.",
+  "Say what the message means in the library's terms, what the caller did to cause it and how to fix it; quote the repository's docs where the facts give them.",
   `Answer with one JSON object with exactly these keys: ${LLM_FIELDS.join(", ")}.`,
   "documentation, triggerScenarios, commonSituations: strings of one to three sentences. solutions, preventionTips: arrays of short strings.",
   "State only what the facts and the excerpt show; put code in backticks and use only names that appear in them.",
@@ -102,19 +103,45 @@ export async function refineWithLlm(envelopes: readonly Envelope[], options: Llm
   return { envelopes: out, counts };
 }
 
-/** What is sent about one record (and hashed): no line numbers, so moved code is not asked again. */
+/**
+ * What is sent about one record (and hashed): everything the static analysis knows of it, read
+ * generically so that every field the envelope holds beside the record and its occurrences
+ * (`facts` whole, and any other key, e.g. reproductions) reaches the model; the record's
+ * message, place, excerpt and the static fields; every occurrence's place, kind and message
+ * source. No line numbers (nor ids, links or times), so moved code is not asked again.
+ */
 export function llmInput(e: Envelope): Record<string, unknown> {
-  const withoutLines = JSON.parse(JSON.stringify(e.facts ?? {}, (k, v: unknown) => (k === "line" ? undefined : v))) as unknown;
-  return { kind: e.occurrences[0]!.kind, message: e.record.errorMessage, file: e.record.filePath, facts: withoutLines, excerpt: e.record.sourceCode };
+  const { record, occurrences, datasetVersion: _version, relatedIds: _related, modelFields: _written, ...rest } = e;
+  const withoutLines = (value: unknown) => JSON.parse(JSON.stringify(value ?? {}, (k, v: unknown) => (VOLATILE.has(k) ? undefined : v))) as unknown;
+  const statics = Object.fromEntries(STATIC_FIELDS.map((f) => [f, record[f]]));
+  return {
+    kind: occurrences[0]!.kind,
+    message: record.errorMessage,
+    pattern: record.messagePattern,
+    errorType: record.errorType,
+    errorClass: record.errorClass,
+    file: record.filePath,
+    excerpt: record.sourceCode,
+    occurrences: occurrences.map((o) => withoutLines({ file: o.filePath, kind: o.kind, context: o.context, source: o.source })),
+    ...(withoutLines(rest) as Record<string, unknown>),
+    staticAnalysis: statics,
+  };
 }
+
+/** Keys left out of what is sent: lines, links, ids and times move without the code changing. */
+const VOLATILE: ReadonlySet<string> = new Set(["line", "lineNumber", "githubUrl", "permalink", "sourceCodeStart", "sourceCodeEnd", "sameFunction", "analyzedAt", "contentChangedAt", "analyzedSha"]);
+
+/** The static fields sent along: the model rewrites the prose ones and may use the others. */
+const STATIC_FIELDS = ["documentation", "triggerScenarios", "commonSituations", "solutions", "preventionTips", "handlingStrategy", "exampleFix", "validationCode", "typeGuard", "tryCatchPattern", "backgroundTag", "tags"] as const;
 
 /** SHA-256 of the model, prompt version and input. */
 export function cacheKey(model: string, input: Record<string, unknown>): string {
   return createHash("sha256").update(JSON.stringify({ model, prompt: PROMPT_VERSION, instructions: INSTRUCTIONS, input })).digest("hex");
 }
 
+/** The envelope with the model's prose, its `modelFields` naming the fields it wrote. */
 function merge(e: Envelope, prose: Prose): Envelope {
-  return { ...e, record: { ...e.record, ...prose } };
+  return { ...e, record: { ...e.record, ...prose }, modelFields: LLM_FIELDS.filter((f) => prose[f] !== undefined) };
 }
 
 function cacheFile(cacheDir: string, key: string): string {

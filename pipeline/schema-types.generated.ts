@@ -239,6 +239,8 @@ export interface Envelope {
   datasetVersion: string;
   /** What the syntax tree proves about the record's own site (its first occurrence): where it sits, under which gates, and the path condition from the function's entry to it. Filled by the analyze stage. */
   facts?: RecordFacts;
+  /** The record fields a language model wrote (the others are the static analysis's), in record order; absent when no model wrote any. */
+  modelFields?: ("documentation" | "triggerScenarios" | "commonSituations" | "solutions" | "preventionTips")[];
   /** Ids of up to 5 related records: those raised in the same function first, then in the same file, then those with the most similar messages. */
   relatedIds?: string[];
 }
@@ -352,6 +354,22 @@ export interface RecordFacts {
   exitBeforePath: boolean;
   /** Ids of the other records raised in the same function, sorted. */
   sameFunction: string[];
+  /** The record's other occurrences, in occurrence order: where each sits and, for those whose own syntax tree was read (the first of the message in its file), the path condition to it. Absent when the record has one site. */
+  otherSites?: OtherSite[];
+}
+
+/** One more site of a record's message. */
+export interface OtherSite {
+  /** The site's kind. */
+  kind: SiteKind;
+  /** Path of its file, relative to the repository root. */
+  path: string;
+  /** 1-based line of the site. */
+  line: number;
+  /** The items around it, outermost first, as `mod m::impl Type::fn f` name them (`m::Type::f`); "" at the top level. */
+  owner: string;
+  /** The path condition from its function's entry to it, as `conditions` of the record's own site; absent when its syntax tree was not read. */
+  conditions?: Condition[];
 }
 
 /** One enclosing item. */

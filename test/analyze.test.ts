@@ -99,6 +99,7 @@ describe("golden facts and fields", () => {
           exitInPath: f.exitInPath,
           exitBeforePath: f.exitBeforePath,
           conditions: f.conditions,
+          otherSites: f.otherSites ?? [],
           ...e.record,
         };
         assert.deepEqual(project(actual, want), want);
@@ -112,7 +113,23 @@ describe("golden facts and fields", () => {
     assert.deepEqual(steps.map((s) => s.pattern?.startsWith("DispatchTensorKind::Autodiff(")), [true, true]);
     assert.equal(e.record.triggerScenarios!.match(/DispatchTensorKind::Autodiff/g)?.length, 2);
     assert.match(e.record.documentation!, /fn backward/);
-    assert.match(e.record.triggerScenarios!, /^In `fn backward`/);
+    assert.match(e.record.triggerScenarios!, /^Calling `<Dispatch as AutodiffBackend>::backward\(tensor\)` with `tensor` such that, after `let DispatchTensor \{ kind, \.\. \} = tensor;`,/);
+  });
+
+  it("the frames fixture is told in the words of what each check tests", () => {
+    const at = (line: number) => cases.find((c) => c.name === "frames")!.envelopes.find((x) => x.record.lineNumber === line)!.record;
+    assert.match(at(9).documentation!, /a check of the configuration field `size`/);
+    assert.match(at(16).documentation!, /reads none of the parameters of `counter`/);
+    assert.match(at(45).documentation!, /`self\.tx\.send\(\(\)\)` is an Err, if `send` is std's, which returns a Result/);
+    assert.match(at(45).commonSituations!, /Drop::drop`: a value dropped while another panic unwinds/);
+    assert.match(at(58).documentation!, /`values\.first\(\)` holds no value \(None\), if `first` is std's/);
+    assert.doesNotMatch(at(58).documentation!, /Err/);
+    assert.match(at(63).documentation!, /the generic parameters `DM` and `DV`/);
+    assert.match(at(77).commonSituations!, /also raised at one other site: `right` \(`crates\/fixture\/src\/frames\.rs:83`\)/);
+    assert.match(at(92).solutions![0]!, /`text\.parse::<u16>\(\)` is an Err:/);
+    assert.match(at(98).solutions![0]!, /a call with effects/);
+    assert.doesNotMatch(at(98).documentation!, /checks what its caller passes/);
+    for (const line of [9, 16, 28, 34, 45, 52, 58, 63, 71, 77, 92, 98]) assert.doesNotMatch(at(line).solutions!.join(" "), /make sure this does not hold/);
   });
 
   it("every analysed envelope validates against the envelope schema", () => {

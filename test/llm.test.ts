@@ -46,6 +46,8 @@ function answer(message: string): { status: number; content?: string; delayMs?: 
 
 interface Seen {
   readonly message: string;
+  /** The whole input the model was sent. */
+  readonly input: Record<string, unknown>;
   readonly authorization: string | undefined;
   readonly model: string;
 }
@@ -61,7 +63,7 @@ before(async () => {
     req.on("end", () => {
       const request = JSON.parse(body) as { model: string; messages: { role: string; content: string }[] };
       const input = JSON.parse(request.messages.find((m) => m.role === "user")!.content) as { message: string };
-      seen.push({ message: input.message, authorization: req.headers.authorization, model: request.model });
+      seen.push({ message: input.message, input, authorization: req.headers.authorization, model: request.model });
       const a = answer(input.message);
       const send = () => {
         if (res.destroyed) return;
@@ -125,6 +127,27 @@ describe("language-model analyzer", () => {
       seen.length = 0;
       const otherModel = await refineWithLlm(input.slice(0, 1), { settings: settings({ model: "other-model" }), cacheDir, env: {} });
       assert.deepEqual(otherModel.counts, { static: 0, llm: 1, llmCached: 0, llmFailed: 0 }, "the model is part of the cache key");
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+  });
+
+  it("sends every fact the envelope holds, new fields included, without lines, and marks the fields the model wrote", async () => {
+    const cacheDir = tempDir("error-catalog-llm-");
+    try {
+      const [seed] = envelopes(["good answer"]);
+      // A field of the facts and one of the envelope that this analyzer does not know by name.
+      const withNew = { ...seed!, facts: { ...seed!.facts!, entryPoints: [{ path: "Tensor::narrow", line: 12 }] }, reproductions: [{ test: "narrow_out_of_range" }] } as unknown as Envelope;
+      seen.length = 0;
+      const result = await refineWithLlm([withNew, ...envelopes(["x", "bad json"]).slice(1)], { settings: settings(), cacheDir, env: {} });
+      const sent = seen.find((x) => x.message === "good answer")!.input;
+      assert.deepEqual((sent.facts as { entryPoints: unknown }).entryPoints, [{ path: "Tensor::narrow" }]);
+      assert.deepEqual(sent.reproductions, [{ test: "narrow_out_of_range" }]);
+      assert.equal((sent.staticAnalysis as { typeGuard: unknown }).typeGuard, seed!.record.typeGuard);
+      assert.doesNotMatch(JSON.stringify(sent), /"line(?:Number)?":/);
+      const [good, bad] = [result.envelopes[0]!, result.envelopes[1]!];
+      assert.deepEqual(good.modelFields, ["documentation", "triggerScenarios", "commonSituations", "solutions", "preventionTips"]);
+      assert.equal(bad.modelFields, undefined);
     } finally {
       rmSync(cacheDir, { recursive: true, force: true });
     }

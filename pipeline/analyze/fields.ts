@@ -2,30 +2,23 @@
  * The explanation fields of one record, written only from its facts: templates per panic kind
  * and handling strategy, filled with names and snippets the syntax tree gave. Pure.
  *
- * `handlingStrategy` is chosen by the first rule that applies:
- * 1. `.expect` / `.expect_err` → `handle-error` (the caller's value is None/Err, or Ok);
- * 2. `todo!` / `unimplemented!` → `implement-missing`;
- * 3. `unreachable!` → `fix-invariant`;
- * 4. a site in another macro's tokens (`macro_rules!`, `quote!`, …) → `catch-unwind` for
- *    `panic!`, `fix-invariant` for `assert*` (the conditions of the code that runs are not in
- *    the tree);
- * 5. `assert*` → `validate-input` when the failing check reads only parameters (a `check`
- *    function can be generated), else `fix-invariant` (it checks the function's own state);
- * 6. `panic!` in a closure passed to `unwrap_or_else`, `or_else`, `map_err` or `ok_or_else` →
- *    `handle-error` (std calls it on None or Err);
- * 7. `panic!` with no branch (loops and closures aside) between the function's entry and the
- *    site → `catch-unwind` (no input check avoids it once execution gets there);
- * 8. `panic!` under a `match` arm, `if let`, `let … else` or `while let` → `type-guard` (which
- *    variant or shape reaches it);
- * 9. other `panic!`s (under `if`/`while` conditions) → `validate-input`.
+ * `handlingStrategy` follows the record's frame (frame.ts: what the deciding check tests):
+ * `.expect` and closures std calls on None/Err → `handle-error`; `todo!`, and `unimplemented!` or
+ * a panic whose message says "not supported" → `implement-missing`; `unreachable!` and checks of
+ * the function's own locals → `fix-invariant`; checks of the parameters, of values computed from
+ * them or of a configuration's fields, and checks of `self` → `validate-input`, or `type-guard`
+ * when a `match`/`if let` on them decides; no condition at all → `catch-unwind`; another macro's
+ * tokens → `catch-unwind` for `panic!`, `fix-invariant` for `assert*`.
+ * `tryCatchPattern` is written only where catching is the advice (see `analysisFields`).
  * A returned error (`errorType` `error`) is no panic: its fields say where its text is written or
  * the error returned, and that the caller handles it (`handle-error`); nothing of a panic's
  * containment (`catch_unwind`) or guards applies (`returnedFields`).
  */
-import type { Condition, Envelope, FunctionFact, RecordFacts, SiteFacts, SiteKind } from "../schema-types.generated.js";
+import type { Condition, Envelope, FunctionFact, MessageSource, OtherSite, ParamFact, RecordFacts, SiteFacts, SiteKind } from "../schema-types.generated.js";
 import { errorTypeOf } from "../sources/returned.js";
 import { generateGuards, type Guards } from "./guard.js";
-import { headPaths } from "./rust.js";
+import { frameOf, type Frame, type Framing, ERROR_HANDLERS } from "./frame.js";
+import { headPaths, lastCall, receiverKind, rustString, stdFailure } from "./rust.js";
 
 type Strategy = "type-guard" | "validate-input" | "fix-invariant" | "implement-missing" | "catch-unwind" | "handle-error";
 
@@ -73,21 +66,15 @@ export function crateAndModule(path: string): { crate: string | null; module: st
   return { crate, module: rest.join("::") };
 }
 
-/** The record facts: the site's, with crate, module and the ids of records raised in the same function. */
-export function recordFacts(path: string, site: SiteFacts, sameFunction: readonly string[]): RecordFacts {
-  return { ...crateAndModule(path), ...site, sameFunction: [...sameFunction].sort() };
+/** The record facts: the site's, with crate, module, the ids of records raised in the same function and the record's other sites (absent when none). */
+export function recordFacts(path: string, site: SiteFacts, sameFunction: readonly string[], otherSites: readonly OtherSite[] = []): RecordFacts {
+  return { ...crateAndModule(path), ...site, sameFunction: [...sameFunction].sort(), ...(otherSites.length === 0 ? {} : { otherSites: [...otherSites] }) };
 }
 
 /** A snippet as a code span on one line: line breaks before `.`/`?`/closers and after openers dropped, other runs of white space made one space. */
 function code(s: string): string {
   const one = s.replace(/\s*\n\s*(?=[.?)\]}])/g, "").replace(/([(\[{])\s*\n\s*/g, "$1").replace(/,\s*\n\s*(?=[)\]}])/g, "").replace(/\s+/g, " ").trim();
   return one.includes("`") ? `\`\` ${one} \`\`` : `\`${one}\``;
-}
-
-function macroLabel(kind: SiteKind): string {
-  if (kind === "expect") return "`.expect(…)`";
-  if (kind === "expect-err") return "`.expect_err(…)`";
-  return `\`${kind.replaceAll("-", "_")}!\``;
 }
 
 function itemPath(facts: SiteFacts): string {
@@ -137,10 +124,35 @@ export function describeCondition(c: Condition): string {
       if (c.condition !== undefined) return `${code(c.condition)} is false`;
       return `${code(c.left ?? "")} and ${code(c.right ?? "")} are ${c.macro?.endsWith("_ne") ? "equal" : "not equal"}`;
     case "expect":
-      return c.method === "expect_err"
-        ? `${c.receiver === undefined ? "the receiver" : code(c.receiver)} is an Ok value`
-        : `${c.receiver === undefined ? "the receiver" : code(c.receiver)} holds no value (None) or an error (Err)`;
+      return c.method === "expect_err" ? `${c.receiver === undefined ? "the receiver" : code(c.receiver)} is an Ok value` : `${c.receiver === undefined ? "the receiver" : code(c.receiver)} ${emptyState(c.receiver ?? "")}`;
   }
+}
+
+/**
+ * When std calls a closure passed to `unwrap_or_else`, `or_else`, `map_err` or `ok_or_else`, by
+ * what the syntax shows: `map_err` is a Result's, `ok_or_else` an Option's; of the others, an
+ * Option's takes no argument (`||`), a Result's the error (`|e|`).
+ */
+function handlerState(closure: Condition): string {
+  const method = /\.\s*(\w+)\s*$/.exec(closure.callee ?? "")?.[1];
+  const noArgument = /^\s*(?:move\s*)?\|\s*\|/.test(closure.params ?? "");
+  if (method === "map_err" || ((method === "unwrap_or_else" || method === "or_else") && !noArgument)) return "is an Err";
+  if (method === "ok_or_else" || noArgument) return "holds no value (None)";
+  return "is None or an Err";
+}
+
+/**
+ * What makes `.expect`/`.unwrap` on `receiver` panic, as far as the syntax shows: an Option's
+ * None, a Result's Err, or either when the last call is not one of std's (said as a guess).
+ */
+function emptyState(receiver: string): string {
+  const kind = receiverKind(receiver);
+  const by = lastCall(receiver);
+  const why = stdFailure(receiver);
+  const std = by === undefined ? "" : `, if \`${by}\` is std's, which returns ${kind === "option" ? "an Option" : "a Result"}${why === null ? "" : ` that is ${kind === "option" ? "None" : "an Err"} when ${why}`}`;
+  if (kind === "option") return `holds no value (None)${std}`;
+  if (kind === "result") return `is an Err${std} (the panic message ends with the error's Debug form)`;
+  return "is None or an Err (which one, the syntax does not show)";
 }
 
 function lastClosure(facts: SiteFacts): Condition | undefined {
@@ -153,41 +165,48 @@ function assertion(c: Condition): string {
   return `${code(c.left ?? "")} ${c.macro?.endsWith("_ne") ? "differs from" : "equals"} ${code(c.right ?? "")}`;
 }
 
-function strategyOf(kind: SiteKind, facts: SiteFacts, guards: Guards): Strategy {
-  if (kind === "expect" || kind === "expect-err") return "handle-error";
-  if (kind === "todo" || kind === "unimplemented") return "implement-missing";
-  if (kind === "unreachable") return "fix-invariant";
-  if (facts.macro !== null) return kind === "panic" ? "catch-unwind" : "fix-invariant";
-  if (kind.includes("assert")) return guards.form === "function" ? "validate-input" : "fix-invariant";
-  const closure = lastClosure(facts);
-  if (kind === "panic" && closure !== undefined && ERROR_HANDLERS.test(closure.callee ?? "")) return "handle-error";
-  const branches = facts.conditions.filter((c) => c.kind !== "loop" && c.kind !== "for" && c.kind !== "closure");
-  if (branches.length === 0) return "catch-unwind";
-  if (branches.some((c) => c.kind === "match" || c.kind === "if-let" || c.kind === "let-else" || c.kind === "while-let" || c.kind === "macro-rule")) return "type-guard";
-  return "validate-input";
+/** The handling strategy of a frame: where a caller can act on the panic. */
+function strategyOf(kind: SiteKind, framing: Framing): Strategy {
+  switch (framing.frame) {
+    case "error":
+      return "handle-error";
+    case "missing":
+      return "implement-missing";
+    case "invariant":
+      return "fix-invariant";
+    case "expansion":
+      return kind === "panic" ? "catch-unwind" : "fix-invariant";
+    case "always":
+      return "catch-unwind";
+    case "input":
+    case "state":
+    case "path":
+    case "callee":
+      return framing.deciding.some((c) => c.kind === "match" || c.kind === "if-let" || c.kind === "let-else" || c.kind === "while-let") && !kind.includes("assert") ? "type-guard" : "validate-input";
+  }
 }
 
-/** Option/Result methods that call their closure argument only on None or Err. */
-const ERROR_HANDLERS = /\.\s*(?:unwrap_or_else|or_else|map_err|ok_or_else)\s*$/;
-
-const CLASS: Record<Strategy, string> = {
-  "handle-error": "unhandled-error",
-  "implement-missing": "not-implemented",
-  "fix-invariant": "invariant-violation",
-  "validate-input": "precondition",
-  "type-guard": "precondition",
-  "catch-unwind": "unconditional",
+const CLASS: Record<Frame, string> = {
+  error: "unhandled-error",
+  missing: "not-implemented",
+  invariant: "invariant-violation",
+  input: "precondition",
+  state: "precondition",
+  path: "precondition",
+  callee: "precondition",
+  always: "unconditional",
+  expansion: "in-macro",
 };
 
-function backgroundOf(kind: SiteKind, strategy: Strategy, facts: SiteFacts): string {
+function backgroundOf(kind: SiteKind, strategy: Strategy, framing: Framing, facts: SiteFacts): string {
   if (kind === "expect") return "failed-expect";
-  if (kind === "panic" && strategy === "handle-error") return "failed-unwrap";
+  if ((kind === "panic" || kind === "wrapper-call") && strategy === "handle-error") return "failed-unwrap";
   if (facts.macro !== null) return kind.includes("assert") ? "failed-assertion" : "macro-generated-panic";
   if (kind === "expect-err") return "unexpected-ok";
   if (kind === "todo") return "todo";
-  if (kind === "unimplemented") return "not-implemented";
   if (kind === "unreachable") return "unreachable-reached";
-  if (kind.includes("assert")) return strategy === "validate-input" ? "failed-precondition" : "failed-assertion";
+  if (framing.frame === "missing") return "not-implemented";
+  if (kind.includes("assert")) return framing.frame === "input" ? "failed-precondition" : "failed-assertion";
   if (strategy === "catch-unwind") return "unconditional-panic";
   if (strategy === "validate-input") return "rejected-input";
   const last = [...facts.conditions].reverse().find((c) => c.kind === "match" || c.kind === "if-let" || c.kind === "let-else" || c.kind === "while-let" || c.kind === "macro-rule");
@@ -197,13 +216,23 @@ function backgroundOf(kind: SiteKind, strategy: Strategy, facts: SiteFacts): str
   return "matched-variant";
 }
 
-function callOf(fn: FunctionFact): string {
-  const args = fn.params.map((p, i) => (/^(?:mut\s+)?[a-z_]\w*$/.test(p.pattern) ? p.pattern.replace(/^mut\s+/, "") : `arg${i + 1}`)).join(", ");
-  if (fn.receiver !== null) return `value.${fn.name}(${args})`;
-  if (fn.implTrait !== null && fn.implType !== null) return `<${fn.implType} as ${fn.implTrait}>::${fn.name}(${args})`;
-  if (fn.implType !== null) return `<${fn.implType}>::${fn.name}(${args})`;
-  if (fn.traitName !== null) return `<T as ${fn.traitName}>::${fn.name}(${args})`;
-  return `${fn.name}(${args})`;
+function callOf(fn: FunctionFact, args: (p: ParamFact, i: number) => string = argName): string {
+  const list = fn.params.map(args).join(", ");
+  if (fn.receiver !== null) return `value.${fn.name}(${list})`;
+  if (fn.implTrait !== null && fn.implType !== null) return `<${fn.implType} as ${fn.implTrait}>::${fn.name}(${list})`;
+  if (fn.implType !== null) return /</.test(fn.implType) ? `<${fn.implType}>::${fn.name}(${list})` : `${fn.implType}::${fn.name}(${list})`;
+  if (fn.traitName !== null) return `<T as ${fn.traitName}>::${fn.name}(${list})`;
+  return `${fn.name}(${list})`;
+}
+
+function argName(p: ParamFact, i: number): string {
+  return /^(?:mut\s+)?[a-z_]\w*$/.test(p.pattern) ? p.pattern.replace(/^mut\s+/, "") : `arg${i + 1}`;
+}
+
+/** The function as a user names it: `Type::name`, `Trait::name`, or `name`. */
+function nameOf(fn: FunctionFact): string {
+  const owner = (fn.implType ?? fn.traitName)?.replace(/<[^]*$/, "");
+  return owner === undefined ? fn.name : `${owner}::${fn.name}`;
 }
 
 const COPY_TYPE = /^(?:&.*|u8|u16|u32|u64|u128|usize|i8|i16|i32|i64|i128|isize|f32|f64|bool|char)$/s;
@@ -213,142 +242,264 @@ function quoteMessage(m: string): string {
   return `"${one.length > 90 ? `${one.slice(0, 87)}…` : one}"`;
 }
 
+/** True when a user's code can name and call `fn`: `pub`, or a trait's method (called through the trait). */
+function callable(fn: FunctionFact): boolean {
+  return fn.visibility === "pub" || fn.implTrait !== null || fn.traitName !== null;
+}
+
+/** True for `Drop::drop`: rustc rejects calling it (E0040), and a panic there while unwinding aborts. */
+function isDrop(fn: FunctionFact | undefined): boolean {
+  return fn !== undefined && fn.name === "drop" && /(?:^|::)Drop$/.test(fn.implTrait ?? "");
+}
+
+/** True when the record's crate is a proc-macro crate (`facts.crateKind`, when the facts hold it): its panics are compile errors. */
+function inProcMacro(facts: RecordFacts): boolean {
+  return (facts as { crateKind?: unknown }).crateKind === "proc-macro";
+}
+
+/** `a`, `a` and `b`, `a`, `b` and `c`. */
+function list(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
+
+/**
+ * What keeps a record's deciding check from failing, in words: for a catch-all `match` arm, that
+ * the scrutinee matches one of the arms before it; for a single condition, its negation; else
+ * that the conditions do not all hold.
+ */
+function avoidance(framing: Framing): string {
+  const d = framing.deciding;
+  const only = d.length === 1 ? d[0]! : undefined;
+  if (only?.kind === "match" && isCatchAll(only.pattern ?? "") && only.guard == null && (only.earlierArms ?? []).length > 0) {
+    const arms = only.earlierArms!;
+    return `${code(only.scrutinee ?? "")} matches ${arms.length === 1 ? "" : "one of "}${arms.slice(0, 6).map((a) => code(a.pattern)).join(", ")}${arms.length > 6 ? `, or the ${arms.length - 6} other arms before it` : ""}`;
+  }
+  if (only?.kind === "if") return `${code(only.condition ?? "")} is ${only.holds === false ? "true" : "false"}`;
+  if (only?.kind === "assert") return assertion(only);
+  return `${d.map(describeCondition).join(", then ")} does not hold`;
+}
+
+/** What the record's deciding check reads that a caller passes, in words; null when it reads none. */
+function inputsOf(framing: Framing, fn: FunctionFact | undefined): string | null {
+  const params = framing.params.map(code);
+  const generics = framing.generics.map(code);
+  const fields = framing.configFields.map(code);
+  if (params.length === 0 && fields.length === 0 && generics.length === 0) return null;
+  const p = params.length === 0 ? null : `${params.length === 1 ? "the parameter" : "the parameters"} ${list(params)}${fn === undefined ? "" : ` of ${code(nameOf(fn))}`}`;
+  const g = generics.length === 0 ? null : `${generics.length === 1 ? "the generic parameter" : "the generic parameters"} ${list(generics)} (which the caller's types choose)`;
+  const f = fields.length === 0 ? null : `the configuration ${fields.length === 1 ? "field" : "fields"} ${list(fields)}`;
+  return list([p, g, f].filter((x) => x !== null));
+}
+
+/** The sentence that says under which `#[cfg]` the site is compiled, for the place's sentence. */
+function compiledOnly(gates: string): string {
+  return gates === "" ? "" : `, compiled only with ${gates}`;
+}
+
+/** The first sentence of commonSituations: the builds that hold the site. */
+function buildsSentence(gates: string): string {
+  return gates === "" ? "Not behind any `#[cfg]`: present in every build." : `Only in builds where ${gates} holds.`;
+}
+
+/** The sentence for a site with no branch between the function's entry and it. */
+function noBranchSentence(fnName: string): string {
+  return `No branch, loop or closure lies between the entry of ${fnName} and the site: every call that gets there panics.`;
+}
+
+/** Who can reach the function: its visibility, trait and callers in the file. */
+function reachSentences(fn: FunctionFact | undefined, facts: RecordFacts): string[] {
+  const situations: string[] = [];
+  if (fn === undefined) {
+    if (facts.macro === "macro_rules") situations.push("In the body of a `macro_rules!` macro: every expansion that takes this arm contains it.");
+    return situations;
+  }
+  if (fn.implTrait !== null) situations.push(`${code(fn.name)} implements ${code(`${fn.implTrait}::${fn.name}`)} for ${code(fn.implType ?? "")}: every call of that trait method on this type gets there.`);
+  else if (fn.traitName !== null) situations.push(`${code(fn.name)} is a default method of trait ${code(fn.traitName)}: implementations that do not override it get there.`);
+  else if (fn.visibility === "pub") situations.push(`${code(`pub fn ${fn.name}`)}${fn.implType === null ? "" : ` of ${code(`impl ${fn.implType}`)}`}: callable from other modules (whether the crate re-exports it is not in this file).`);
+  else if (fn.visibility !== null) situations.push(`${code(`${fn.visibility} fn ${fn.name}`)}: callable only where that visibility allows.`);
+  else situations.push(`${code(`fn ${fn.name}`)} is private to its module: users get there only through other code of the crate.`);
+  situations.push(facts.callers.length > 0 ? `In this file, ${facts.callers.map((c) => code(c)).join(", ")} ${facts.callers.length === 1 ? "calls" : "call"} a function named ${code(fn.name)}.` : `No other function in this file (outside tests) calls a function named ${code(fn.name)}.`);
+  return situations;
+}
+
+/** The record's other sites (`facts.otherSites`) in words: each one's function and, when known, its deciding condition. */
+function otherSitesSentence(facts: RecordFacts): string | null {
+  const others = facts.otherSites ?? [];
+  if (others.length === 0) return null;
+  const shown = others.slice(0, 6).map((o) => {
+    const framing = o.conditions === undefined ? null : frameOf(o.kind, "", { ...EMPTY_FACTS, conditions: o.conditions });
+    const when = framing === null || framing.deciding.length === 0 ? "" : ` when ${framing.deciding.map(describeCondition).join(", then ")}`;
+    return `${o.owner === "" ? "the top level" : code(o.owner)} (${code(`${o.path}:${o.line}`)})${when}`;
+  });
+  return `The same message is also raised ${others.length === 1 ? "at one other site" : `at ${others.length} other sites`}: ${shown.join("; ")}${others.length > 6 ? `; and ${others.length - 6} more` : ""}.`;
+}
+
+/** How a site's construct is named in prose: the macro, the method, or the call that carries the message. */
+function labelOf(kind: SiteKind, source: MessageSource | undefined): string {
+  if (kind === "expect") return "`.expect(…)`";
+  if (kind === "expect-err") return "`.expect_err(…)`";
+  if (kind === "wrapper-call") return `A call of ${code(`${source?.name ?? "a wrapper"}(…)`)}, a function that panics with the message it is given,`;
+  if (kind === "declared-call") return `${code(`${source?.name ?? "the declared call"}(…)`)}, whose message a panic elsewhere prints (the configuration declares it),`;
+  return `\`${kind.replaceAll("-", "_")}!\``;
+}
+
 /**
  * The analysis fields of a record from its kind, message, facts, the messages of the records
- * raised in the same function and, for a returned error, its class. Never states what the facts
- * do not hold.
+ * raised in the same function, for a returned error its class, and the site's message source.
+ * Never states what the facts do not hold.
  */
-export function analysisFields(kind: SiteKind, message: string, path: string, line: number, facts: RecordFacts, sameFunction: readonly Peer[], errorClass: string | null = null): AnalysisFields {
+export function analysisFields(kind: SiteKind, message: string, path: string, line: number, facts: RecordFacts, sameFunction: readonly Peer[], errorClass: string | null = null, source?: MessageSource): AnalysisFields {
   if (errorTypeOf(kind) === "error") return returnedFields(kind, path, line, facts, sameFunction, errorClass);
   const guards = generateGuards(facts, message);
-  const strategy = strategyOf(kind, facts, guards);
+  const framing = frameOf(kind, message, facts);
+  const strategy = strategyOf(kind, framing);
   const fn = facts.function;
-  const label = macroLabel(kind);
+  const label = labelOf(kind, source);
   const where = itemPath(facts);
+  const who = fn === undefined ? null : code(nameOf(fn));
   const fnName = fn === undefined ? null : code(`fn ${fn.name}`);
   const gates = facts.gates.map(code).join(" and ");
   const steps = facts.conditions.map(describeCondition);
+  const deciding = framing.deciding.map(describeCondition);
+  const inputs = inputsOf(framing, fn);
+  const names = list([...framing.params, ...framing.generics, ...framing.configFields].map(code));
+  /** A declared call only registers the message: the panic comes where its result is checked. */
+  const fails = kind === "declared-call" ? `registers this message (and a panic elsewhere prints it)` : "panics";
+
   const inMacro = facts.macro === null ? null : code(`${facts.macro}!`);
   /** Sites in another macro's tokens (not `macro_rules!`): the steps say where the macro is written. */
   const tokenTree = facts.macro !== null && facts.macro !== "macro_rules";
   const after = guards.lets.length > 0 ? `after ${guards.lets.map(code).join(" ")}` : null;
+  const last = facts.conditions.at(-1);
+  const cond = steps.length > 0 ? steps.join(", then ") : null;
+  const decidingText = deciding.length > 0 ? deciding.join(", then ") : null;
+  const avoid = decidingText === null ? null : avoidance(framing);
 
   // documentation
   const place = `${where === "" ? "at the top level" : `in ${code(where)}`}${facts.crate === null ? "" : ` of crate ${code(facts.crate)}`} (${code(`${path}:${line}`)})`;
-  const doc: string[] = [`${label} ${place}${gates === "" ? "" : `, compiled only with ${gates}`}.`];
+  const doc: string[] = [`${label} ${place}${compiledOnly(gates)}.`];
   if (kind === "todo") doc.push("`todo!` marks code that is not written yet: reaching it always panics.");
-  if (kind === "unimplemented") doc.push("`unimplemented!` marks a path the code does not implement: reaching it always panics.");
-  if (kind === "unreachable") doc.push("`unreachable!` states that the author holds this point unreachable: reaching it means an assumption of the code does not hold.");
+  if (kind === "unimplemented" && framing.frame === "missing") doc.push("`unimplemented!` marks a path the code does not implement: reaching it always panics.");
+  if (kind === "unreachable") doc.push("`unreachable!` states that the author holds this point unreachable: reaching it means an assumption of the code does not hold, a bug of the crate or a use it does not foresee, not an argument the message names.");
   if (facts.macro === "macro_rules") doc.push("It sits in a `macro_rules!` body: every expansion through its arm contains it; what the expanded code does around it is not in this syntax tree.");
   else if (inMacro !== null) doc.push(`It sits in the tokens of ${inMacro}: the code made from those tokens raises it, and when that code runs is not in this syntax tree.`);
-  if (steps.length > 0 && facts.macro === "macro_rules") doc.push(`Expansions contain it when ${steps.join(", then ")}.`);
-  else if (steps.length > 0 && tokenTree) doc.push(`${inMacro} is reached with them when ${steps.join(", then ")}.`);
-  else if (steps.length > 0) doc.push(`${after === null ? "It" : `${after[0]!.toUpperCase()}${after.slice(1)}, it`} is raised when ${steps.join(", then ")}.`);
-  else if (fn !== undefined) doc.push(`No branch, loop or closure lies between the entry of ${fnName} and the site: every call that gets there panics.`);
+  if (steps.length > 0 && facts.macro === "macro_rules") doc.push(`Expansions contain it when ${cond}.`);
+  else if (steps.length > 0 && tokenTree) doc.push(`${inMacro} is reached with them when ${cond}.`);
+  else if (framing.frame === "input" && who !== null && decidingText !== null && callable(fn!)) doc.push(`${who} checks what its caller passes: it ${fails} when ${decidingText}, a check of ${inputs}. The message tells the caller that this input is outside what ${who} accepts.`);
+  else if (framing.frame === "input" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers in the crate pass: it ${fails} when ${decidingText}, a check of ${inputs}. It is not public: a user's input gets there only through the crate's own calls.`);
+  else if (framing.frame === "state" && who !== null && decidingText !== null) doc.push(`It panics when ${decidingText}: a check of the value ${who} is called on (\`self\`), as the calls before left it.`);
+  else if (framing.frame === "invariant" && kind.includes("assert") && decidingText !== null) doc.push(`It panics when ${decidingText}. The check reads none of the parameters${fn === undefined ? "" : ` of ${who}`}: it states an assumption of the code, and failing it means a state the code holds impossible.`);
+  else if (framing.frame === "callee" && source !== undefined) doc.push(`${code(source.name)} decides whether to panic${steps.length > 0 ? `; the call is reached when ${cond}` : ""}.`);
+  else if (steps.length > 0) doc.push(`${after === null ? "It" : `${after[0]!.toUpperCase()}${after.slice(1)}, it`} is raised when ${cond}.`);
+  else if (fnName !== null && framing.frame !== "callee") doc.push(noBranchSentence(fnName));
+  if (framing.frame === "missing" && kind === "panic") doc.push("Its message says that the path is not supported: reaching it always panics.");
 
   // triggerScenarios
   const subject = fn === undefined ? (facts.items.length > 0 ? `In ${code(itemPath(facts))}` : "Here") : `In ${fnName}`;
+  const call = fn === undefined ? null : code(callOf(fn));
   const trigger = facts.macro === "macro_rules"
-    ? `${subject}: expansions contain it when ${steps.length > 0 ? steps.join(", then ") : "the macro is invoked"}; the conditions of the expanded code are not in this syntax tree.`
+    ? `${subject}: expansions contain it when ${steps.length > 0 ? cond : "the macro is invoked"}; the conditions of the expanded code are not in this syntax tree.`
     : tokenTree
-    ? `${steps.length > 0 ? `${subject}, ${inMacro} is reached with the site's tokens when ${steps.join(", then ")}` : `${subject}, in the tokens of ${inMacro}`}; the conditions of the code made from those tokens are not in this syntax tree.`
-    : steps.length > 0 ? `${subject}${after === null ? "" : `, ${after}`}: ${steps.join(", then ")}.` : fn !== undefined ? `Any call of ${code(fn.name)} that reaches line ${line}: nothing conditional lies between the function's entry and the site.` : `${subject}, unconditionally.`;
+    ? `${steps.length > 0 ? `${subject}, ${inMacro} is reached with the site's tokens when ${cond}` : `${subject}, in the tokens of ${inMacro}`}; the conditions of the code made from those tokens are not in this syntax tree.`
+    : framing.frame === "input" && call !== null && decidingText !== null
+    ? `Calling ${call} with ${names} such that${after === null ? "" : `, ${after},`} ${decidingText}${steps.length > deciding.length ? ` (on the path: ${cond})` : ""}.`
+    : steps.length > 0 ? `${subject}${after === null ? "" : `, ${after}`}: ${cond}.` : fn !== undefined ? `Any call of ${code(fn.name)} that reaches line ${line}${framing.frame === "callee" ? `, when ${code(source?.name ?? "the callee")} panics` : ": nothing conditional lies between the function's entry and the site"}.` : `${subject}, unconditionally.`;
 
   // commonSituations
-  const situations: string[] = [gates === "" ? "Not behind any `#[cfg]`: present in every build." : `Only in builds where ${gates} holds.`];
-  if (fn === undefined) {
-    if (facts.macro === "macro_rules") situations.push("In the body of a `macro_rules!` macro: every expansion that takes this arm contains it.");
-  } else if (fn.implTrait !== null) {
-    situations.push(`${code(fn.name)} implements ${code(`${fn.implTrait}::${fn.name}`)} for ${code(fn.implType ?? "")}: every call of that trait method on this type gets there.`);
-  } else if (fn.traitName !== null) {
-    situations.push(`${code(fn.name)} is a default method of trait ${code(fn.traitName)}: implementations that do not override it get there.`);
-  } else if (fn.visibility === "pub") {
-    situations.push(`${code(`pub fn ${fn.name}`)}${fn.implType === null ? "" : ` of ${code(`impl ${fn.implType}`)}`}: callable from other modules (whether the crate re-exports it is not in this file).`);
-  } else if (fn.visibility !== null) {
-    situations.push(`${code(`${fn.visibility} fn ${fn.name}`)}: callable only where that visibility allows.`);
-  } else {
-    situations.push(`${code(`fn ${fn.name}`)} is private to its module: users get there only through other code of the crate.`);
-  }
-  if (fn !== undefined) {
-    situations.push(facts.callers.length > 0 ? `In this file, ${facts.callers.map((c) => code(c)).join(", ")} ${facts.callers.length === 1 ? "calls" : "call"} a function named ${code(fn.name)}.` : `No other function in this file (outside tests) calls a function named ${code(fn.name)}.`);
-  }
+  const situations: string[] = [buildsSentence(gates), ...reachSentences(fn, facts)];
+  if (isDrop(fn)) situations.push("It runs in `Drop::drop`: a value dropped while another panic unwinds makes this one abort the process.");
   if (sameFunction.length > 0) situations.push(`The same function raises ${sameFunction.length === 1 ? "another catalogued panic" : `${sameFunction.length} other catalogued panics`}: ${sameFunction.slice(0, 4).map((p) => quoteMessage(p.message)).join("; ")}${sameFunction.length > 4 ? "; …" : ""}.`);
+  const others = otherSitesSentence(facts);
+  if (others !== null) situations.push(others);
 
   // solutions and tips
-  const callee = fn === undefined ? "the code" : code(fn.name);
-  const cond = steps.length > 0 ? steps.join(", then ") : null;
-  const last = facts.conditions.at(-1);
+  const callee = who ?? "the code";
   const solutions: string[] = [];
   const tips: string[] = [];
   if (facts.macro !== null) {
     // Note: in another macro's tokens the conditions of the code that panics are not in the tree.
     solutions.push(`The panic is in code made from ${facts.macro === "macro_rules" ? `\`macro_rules! ${facts.items.at(-1)?.name ?? ""}\`` : `the tokens of ${inMacro}`}: read the expanded code (e.g. with \`cargo expand\`) for the conditions that lead to it.`);
-    solutions.push("Until then, contain it with `std::panic::catch_unwind` around the call that runs the expanded code.");
     tips.push("Check the inputs of code generated by macros as you would check the macro's own arguments.");
-  } else switch (strategy) {
-    case "handle-error": {
+  } else switch (framing.frame) {
+    case "error": {
       const handler = lastClosure(facts);
       const recv = last?.kind === "expect" && last.receiver !== undefined ? code(last.receiver) : handler?.callee !== undefined ? code(handler.callee.replace(ERROR_HANDLERS, "")) : "the receiver";
-      solutions.push(kind === "expect-err" ? `Make sure ${recv} fails before ${callee} gets to line ${line}: the call panics when it is an Ok value.` : `Make sure ${recv} succeeds (holds a value) before ${callee} gets to line ${line}.`);
-      solutions.push(`If you own the code, return the failure to the caller (\`?\`, \`ok_or\`, a \`match\`) instead of ${kind === "panic" ? "panicking in the closure" : `calling ${label}`}.`);
+      const state = last?.kind === "expect" && last.receiver !== undefined && kind === "expect" ? emptyState(last.receiver) : handler === undefined ? "is None or an Err" : handlerState(handler);
+      solutions.push(kind === "expect-err" ? `Make sure ${recv} fails before ${callee} gets to line ${line}: the call panics when it is an Ok value.` : `${callee} panics when ${recv} ${state}: make sure what it depends on is there before the call.`);
+      solutions.push(`If you own the code, return the failure to the caller (\`?\`, \`ok_or\`, a \`match\`) instead of ${kind === "expect" || kind === "expect-err" ? `calling ${label}` : "panicking in the closure"}.`);
       tips.push(`Treat what ${recv} depends on as fallible input: check it where it comes in.`);
       break;
     }
-    case "implement-missing":
-      if (fn?.traitName != null && cond === null) solutions.push(`Call ${callee} only on types whose ${code(fn.traitName)} implementation overrides it: this default body is not implemented.`);
-      else solutions.push(cond === null ? `Do not call ${callee}: the path is not implemented.` : `Avoid inputs for which ${cond}: that path is not implemented.`);
+    case "missing":
+      if (decidingText !== null && (framing.params.length > 0 || framing.generics.length > 0)) solutions.push(`Call ${callee} only with ${list([...framing.params, ...framing.generics].map(code))} for which ${avoid}: ${callee} does not implement the other cases.`);
+      else if (fn?.traitName != null && decidingText === null) solutions.push(`Call ${callee} only on types whose ${code(fn.traitName)} implementation overrides it: this default body is not implemented.`);
+      else if (fn?.implTrait != null) solutions.push(`${decidingText === null ? `${code(fn.implType ?? "")} does not implement ${code(`${fn.implTrait}::${fn.name}`)}` : `${code(fn.implType ?? "")}'s ${code(`${fn.implTrait}::${fn.name}`)} does not implement the case where ${decidingText}`}: use another implementation of ${code(fn.implTrait)} for it, or a version of ${facts.crate === null ? "the crate" : code(facts.crate)} that implements it.`);
+      else solutions.push(decidingText === null ? `Do not call ${callee}: the path is not implemented in this version.` : `Avoid inputs for which ${decidingText}: ${callee} does not implement that case.`);
       solutions.push(`If you own the code, implement the missing path or return an error instead of ${label}.`);
-      tips.push(`Check for ${label} in the functions you call before relying on them.`);
+      tips.push(`Before relying on ${callee}, check which cases it implements.`);
       break;
-    case "fix-invariant":
-      solutions.push(`The code assumes no execution gets here${cond === null ? "" : ` (when ${cond})`}: find which caller or earlier step breaks that assumption and fix it there.`);
-      solutions.push("If the state is reachable on purpose, replace the panic with an error value the caller can handle.");
-      tips.push("Keep the values this function works on consistent with the assumption the panic states.");
+    case "invariant":
+      solutions.push(`This points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)} or a use of it that it does not foresee${decidingText === null ? "" : ` (the code holds that ${kind.includes("assert") ? assertion(last!) : `${decidingText} does not happen`})`}: report it with the calls that led here.`);
+      solutions.push("If you own the code, find which caller or earlier step breaks that assumption and fix it there; if the state is reachable on purpose, return an error the caller can handle.");
+      tips.push("Keep the versions of the crates of one workspace in step: a state one crate holds impossible may come from another's different version.");
       break;
-    case "validate-input":
-      if (last?.kind === "assert") solutions.push(`Before calling ${callee}, make sure ${assertion(last)}${steps.length > 1 ? ` whenever ${steps.slice(0, -1).join(", then ")}` : ""}${guards.validationCode === null ? "" : " (the validation code does this check)"}.`);
-      else solutions.push(`Before calling ${callee}, make sure this does not hold: ${cond ?? "the failing condition"}${guards.validationCode === null ? "" : " (the validation code does this check)"}.`);
+    case "input":
+      if (!callable(fn!)) solutions.push(`Find the public call of ${facts.crate === null ? "the crate" : code(facts.crate)} your code makes that gets to ${callee}${facts.callers.length > 0 ? ` (in this file, ${list(facts.callers.map(code))} ${facts.callers.length === 1 ? "calls" : "call"} a function named ${code(fn!.name)})` : ""}, and give it input for which ${avoid}.`);
+      else if (kind.includes("assert") && last?.kind === "assert") solutions.push(`Call ${callee} only with ${names} such that ${assertion(last)}${steps.length > 1 ? ` (checked when ${steps.slice(0, -1).join(", then ")})` : ""}.`);
+      else solutions.push(`Call ${callee} only with ${names} for which ${avoid}: other input ${kind === "declared-call" ? "fails the check" : "panics"}.`);
+      if (guards.validationCode !== null) solutions.push(`${callable(fn!) ? "Check" : "If you own the code, check"} the arguments first with the validation code, which tests the same condition and returns the message as an \`Err\`.`);
       solutions.push("If you own the code, return an error for such input instead of panicking.");
+      tips.push(framing.configFields.length > 0 ? "Set configuration fields to values the code accepts when the configuration is built, and test that configuration once." : `Validate the arguments of ${callee} where they enter your program.`);
+      break;
+    case "state":
+      solutions.push(`${callee} panics when ${decidingText}: call it only on values for which ${avoid}, or check that state first.`);
+      solutions.push("If you own the code, handle that case with an error value instead of a panic.");
+      tips.push(`Keep track of what the calls before ${callee} did to the value.`);
+      break;
+    case "path":
+      solutions.push(framing.effects
+        ? `${callee} panics when ${decidingText}: the condition reads what a call with effects (a channel, a lock, I/O, another task) answered at run time, which no check of the arguments decides beforehand; handle that answer where it comes in.`
+        : `${callee} panics when ${decidingText}, on values it computes itself: read how they come from its arguments to find the input that leads there, and avoid it.`);
+      solutions.push("If you own the code, handle that case with an error value instead of a panic.");
       tips.push(`Validate the arguments of ${callee} where they enter your program.`);
       break;
-    case "type-guard":
-      solutions.push(`Before calling ${callee}, make sure this does not hold: ${cond ?? "the path condition"}${guards.typeGuard === null ? "" : " (the type guard tests it)"}.`);
-      solutions.push("If you own the code, handle that case with an error value instead of a panic.");
-      tips.push("Build the values you pass with the variants and shapes the function handles without panicking.");
+    case "callee":
+      solutions.push(`The panic's condition is in ${code(source?.name ?? "the callee")}: read it for what it checks, and pass input it accepts to ${callee}.`);
+      solutions.push("If you own the code, return an error instead of panicking.");
+      tips.push(`Validate the arguments of ${callee} where they enter your program.`);
       break;
-    case "catch-unwind":
-      solutions.push(fn === undefined ? "Nothing in the code decides whether it panics once it gets here: avoid that use." : `No condition in ${callee} decides whether line ${line} panics once execution gets there: do not call it${gates === "" ? "" : ` in builds where ${gates} holds`}, or contain it with \`std::panic::catch_unwind\`.`);
+    case "always":
+    case "expansion":
+      solutions.push(fn === undefined ? "Nothing in the code decides whether it panics once it gets here: avoid that use." : `No condition in ${callee} decides whether line ${line} panics once execution gets there: do not call it${gates === "" ? "" : ` in builds where ${gates} holds`}.`);
       solutions.push("If you own the code, return an error instead of panicking.");
       tips.push(`Find out which operations ${callee} supports before relying on it.`);
       break;
   }
   if (facts.gates.length > 0) tips.push(`Know which of ${gates} your build enables.`);
 
-  // exampleFix: only when the guard is a function and the call can be written with the parameters as they are.
-  let exampleFix: string | null = null;
-  const entryPoint = fn !== undefined && fn.name === "main" && fn.implType === null && fn.traitName === null;
-  if (guards.form === "function" && fn !== undefined && !entryPoint && fn.params.length > 0 && fn.receiver === null && fn.implType === null && fn.traitName === null && fn.params.every((p) => COPY_TYPE.test(p.type.trim()) && /^[a-z_]\w*$/.test(p.pattern))) {
-    const args = fn.params.map((p) => p.pattern).join(", ");
-    exampleFix = `// before\n${fn.name}(${args});\n// after\nif !would_panic(${args}) {\n    ${fn.name}(${args});\n}`;
-  }
+  const exampleFix = exampleFixOf(kind, message, framing, guards, facts);
 
-  // Note: nobody calls a program's `main`: no wrapper for it.
-  const tryCatchPattern =
-    fn === undefined || facts.macro !== null || entryPoint
-      ? null
-      : [
-          `// Note: catch_unwind cannot catch panics in builds with panic = "abort".`,
-          `let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ${callOf(fn)}));`,
-          "if let Err(payload) = outcome {",
-          "    let message = payload.downcast_ref::<String>().map(String::as_str).or_else(|| payload.downcast_ref::<&str>().copied()).unwrap_or(\"\");",
-          `    // ${quoteMessage(message)} is one of the panics \`${fn.name}\` can raise: recover here.`,
-          "}",
-        ].join("\n");
+  // Note: catching is advice only where the caller can call the function, the panic is no bug of
+  //   the crate's (invariant), nor a compile error (a proc-macro crate), nor raised in `Drop::drop`
+  //   (whose explicit call rustc rejects), and no guard checks the input beforehand.
+  const entryPoint = fn !== undefined && fn.name === "main" && fn.implType === null && fn.traitName === null;
+  const catches = fn !== undefined && facts.macro === null && !entryPoint && callable(fn) && !isDrop(fn) && !inProcMacro(facts)
+    && (framing.frame === "missing" || framing.frame === "error" || framing.frame === "callee" || (framing.frame === "path" && framing.effects) || ((framing.frame === "input" || framing.frame === "state") && guards.typeGuard === null));
+  const tryCatchPattern = !catches
+    ? null
+    : [
+        `// Note: catch_unwind cannot catch panics in builds with panic = "abort".`,
+        `let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ${callOf(fn!)}));`,
+        "if let Err(payload) = outcome {",
+        "    let message = payload.downcast_ref::<String>().map(String::as_str).or_else(|| payload.downcast_ref::<&str>().copied()).unwrap_or(\"\");",
+        `    // ${quoteMessage(message)} is one of the panics \`${nameOf(fn!)}\` can raise: recover here.`,
+        "}",
+      ].join("\n");
 
   const tags = ["rust", kind, ...(facts.crate === null ? [] : [facts.crate]), ...facts.gates.flatMap((g) => {
     const f = /^feature\s*=\s*"([^"]+)"$/.exec(g);
     return f ? [`feature-${f[1]}`] : g === "debug_assertions" ? ["debug-only"] : [];
-  }), CLASS[strategy], ...(facts.macro === null ? [] : ["in-macro"])];
+  }), CLASS[framing.frame], ...(facts.macro === null ? [] : ["in-macro"])];
 
   return {
     documentation: doc.join(" "),
@@ -362,8 +513,34 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
     tryCatchPattern,
     preventionTips: tips,
     tags: [...new Set(tags)],
-    backgroundTag: backgroundOf(kind, strategy, facts),
+    backgroundTag: backgroundOf(kind, strategy, framing, facts),
   };
+}
+
+/**
+ * An example of the fix, written from the facts: for an input check with a `would_panic` guard,
+ * the call guarded by it (arguments the guard takes by value cloned unless `Copy`); for an
+ * `.expect` on an Option or Result of std's, in a function that returns a `Result`, the failure
+ * returned instead; null otherwise.
+ */
+function exampleFixOf(kind: SiteKind, message: string, framing: Framing, guards: Guards, facts: RecordFacts): string | null {
+  const fn = facts.function;
+  if (fn === undefined || facts.macro !== null) return null;
+  if (framing.frame === "input" && guards.form === "function" && fn.name !== "main") {
+    const plain = fn.params.every((p) => /^(?:mut\s+)?[a-z_]\w*$/.test(p.pattern));
+    if (!plain || fn.params.length === 0) return null;
+    const guardArgs = fn.params.map((p, i) => (COPY_TYPE.test(p.type.trim()) ? argName(p, i) : `${argName(p, i)}.clone()`)).join(", ");
+    const call = callOf(fn);
+    return `// before\n${call};\n// after\nif !would_panic(${guardArgs}) {\n    ${call};\n}`;
+  }
+  const last = facts.conditions.at(-1);
+  if (kind !== "expect" || last?.kind !== "expect" || last.receiver === undefined || !/^(?:std::result::|core::result::)?Result\b|(?:io|anyhow|syn|fmt)::Result\b/.test(fn.returnType ?? "")) return null;
+  const recv = last.receiver.replace(/\s+/g, " ").trim();
+  const literal = rustString(message);
+  const what = receiverKind(recv);
+  if (what === "option") return `// before\nlet value = ${recv}.expect(${literal});\n// after (in ${code(nameOf(fn))}, which returns a Result)\nlet Some(value) = ${recv} else {\n    return Err(${literal}.into());\n};`;
+  if (what === "result") return `// before\nlet value = ${recv}.expect(${literal});\n// after (in ${code(nameOf(fn))}, which returns a Result)\nlet value = ${recv}.map_err(|e| format!("{}: {e:?}", ${literal}))?;`;
+  return null;
 }
 
 /** How a returned error's text comes to be, by site kind. */
@@ -404,7 +581,7 @@ function returnedFields(kind: SiteKind, path: string, line: number, facts: Recor
     : kind === "map-err"
     ? `${subject}${steps.length > 0 ? `, when ${steps.join(", then ")},` : ""} the \`Result\` before \`.map_err\` on line ${line} is an \`Err\`.`
     : steps.length > 0 ? `${subject}: ${steps.join(", then ")}.` : `${subject}: every call that reaches line ${line} returns it.`;
-  const situations: string[] = [gates === "" ? "Not behind any `#[cfg]`: present in every build." : `Only in builds where ${gates} holds.`];
+  const situations: string[] = [buildsSentence(gates)];
   if (value && fn !== undefined) {
     if (fn.implTrait !== null) situations.push(`${code(fn.name)} implements ${code(`${fn.implTrait}::${fn.name}`)} for ${code(fn.implType ?? "")}: every call of that trait method on this type may return it.`);
     else if (fn.traitName !== null) situations.push(`${code(fn.name)} is a default method of trait ${code(fn.traitName)}: implementations that do not override it may return it.`);
@@ -440,11 +617,13 @@ function returnedFields(kind: SiteKind, path: string, line: number, facts: Recor
 /** The envelope with the analysis fields, facts and related ids filled in; a new value. */
 export function analyzeEnvelope(envelope: Envelope, facts: RecordFacts, sameFunction: readonly Peer[], relatedIds: readonly string[]): Envelope {
   const first = envelope.occurrences[0]!;
-  const fields = analysisFields(first.kind, envelope.record.errorMessage, envelope.record.filePath, envelope.record.lineNumber, facts, sameFunction, envelope.record.errorClass);
+  const fields = analysisFields(first.kind, envelope.record.errorMessage, envelope.record.filePath, envelope.record.lineNumber, facts, sameFunction, envelope.record.errorClass, first.source);
   return withAnalysis(envelope, fields, facts, relatedIds);
 }
 
 /** The envelope with the given analysis fields, facts and related ids; a new value. */
 export function withAnalysis(envelope: Envelope, fields: AnalysisFields, facts: RecordFacts, relatedIds: readonly string[]): Envelope {
-  return { ...envelope, record: { ...envelope.record, ...fields }, facts, relatedIds: [...relatedIds] };
+  // Note: the static analysis wrote every field: no `modelFields` a previous version had.
+  const { modelFields: _written, ...rest } = envelope;
+  return { ...rest, record: { ...envelope.record, ...fields }, facts, relatedIds: [...relatedIds] };
 }

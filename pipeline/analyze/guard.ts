@@ -3,7 +3,9 @@
  * conditions from the function's entry to the site hold, and, when it reads only the function's
  * parameters, a `would_panic` guard and a `check` function taking the same parameters. Every name
  * in the output comes from the facts (that is, from the source) except `would_panic`, `check`,
- * `reaches` and std's `matches!`, `IntoIterator`, `Result`, `Ok`, `Err`. Pure.
+ * `reaches` and std's `matches!`, `IntoIterator`, `Result`, `Ok`, `Err`. A guard never has
+ * effects: none is written from conditions that call a consuming, mutating, blocking or
+ * panicking method, assign, or use `?` (`mayHaveEffects`). Pure.
  *
  * Note: a `match` arm whose head path differs from every earlier arm's is rendered as
  * `matches!(scrutinee, pattern if …)`; otherwise the arms before it are repeated (answering
@@ -13,7 +15,7 @@
  * `RefCell`) is not visible in the syntax tree: a guard over such a parameter can be wrong.
  */
 import type { Condition, FunctionFact, SiteFacts } from "../schema-types.generated.js";
-import { boundNames, genericNames, headPaths, operand, readNames, rustString, typeNames } from "./rust.js";
+import { boundNames, genericNames, headPaths, mayHaveEffects, operand, readNames, rustString, typeNames } from "./rust.js";
 
 /** What the generator produced, and why a form is missing. */
 export interface Guards {
@@ -61,6 +63,8 @@ export function generateGuards(facts: SiteFacts, message: string): Guards {
     expr = wrapped;
   }
   if (expr === "true") return NONE;
+  // Note: a guard only compares: one whose conditions call, assign or lock would change what it checks.
+  if (mayHaveEffects(expr)) return NONE;
   // Names bound inside the path (a `let` in a loop body or branch) do not exist where the guard is evaluated.
   if (facts.boundInside.some((n) => reads.has(n))) return NONE;
 
@@ -176,7 +180,7 @@ function functionForm(fn: FunctionFact, expr: string, reads: readonly string[], 
   const lets: string[] = [];
   for (const [i, l] of parsed.entries()) {
     if (!used.has(i)) continue;
-    if (!l.reads.every((n) => available.has(n))) return null;
+    if (!l.reads.every((n) => available.has(n)) || mayHaveEffects(l.stmt.slice(l.stmt.indexOf("=") + 1))) return null;
     lets.push(l.stmt);
     for (const b of l.binds) available.add(b);
   }

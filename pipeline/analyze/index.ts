@@ -5,7 +5,7 @@
  * with the optional language model and the carried-over times.
  */
 import { recordMessage, sameContent } from "../build.js";
-import type { Envelope, RecordFacts } from "../schema-types.generated.js";
+import type { Envelope, OtherSite, RecordFacts } from "../schema-types.generated.js";
 import type { Site } from "../types.js";
 import { ANALYSIS_FIELDS, type AnalysisFields, analyzeEnvelope, EMPTY_FACTS, type Peer, recordFacts, withAnalysis } from "./fields.js";
 
@@ -32,7 +32,7 @@ export interface AnalyzeInput {
 const RELATED = 5;
 
 /** Words that say nothing about what a message is about (left out when messages are compared). */
-export const COMMON_WORDS: ReadonlySet<string> = new Set(["the", "and", "for", "not", "with", "should", "must", "can", "cannot", "are", "was", "has", "have", "this", "that", "from", "got", "but", "only", "supported", "tensor", "tensors"]);
+export const COMMON_WORDS: ReadonlySet<string> = new Set(["the", "and", "for", "not", "with", "should", "must", "can", "cannot", "are", "was", "has", "have", "this", "that", "from", "got", "but", "only", "supported"]);
 
 /**
  * The analysed envelopes, in the input order. The facts of a record are those of its first
@@ -59,10 +59,15 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
     const key = `${s.path}\0${s.line}\0${s.kind}\0${recordMessage(s)}`;
     if (!siteAt.has(key)) siteAt.set(key, s);
   }
-  const factsOf = input.envelopes.map((e) => {
-    const o = e.occurrences[0]!;
-    return siteAt.get(`${o.filePath}\0${o.lineNumber}\0${o.kind}\0${e.record.errorMessage}`)?.facts ?? EMPTY_FACTS;
-  });
+  const siteOf = (e: Envelope, o: Envelope["occurrences"][number]) => siteAt.get(`${o.filePath}\0${o.lineNumber}\0${o.kind}\0${e.record.errorMessage}`);
+  const factsOf = input.envelopes.map((e) => siteOf(e, e.occurrences[0]!)?.facts ?? EMPTY_FACTS);
+  /** A record's other sites: place and owner, and the path condition of those whose facts were read. */
+  const otherSites = (e: Envelope): OtherSite[] =>
+    e.occurrences.slice(1).map((o) => {
+      const site = siteOf(e, o);
+      const conditions = site?.facts?.conditions;
+      return { kind: o.kind, path: o.filePath, line: o.lineNumber, owner: site?.owner ?? "", ...(conditions === undefined ? {} : { conditions }) };
+    });
 
   // Records by function (file + the function's line), in line order, for same-function facts and related ids.
   // Note: a record's peers and related records are of its own error type: a panic's are panics,
@@ -98,7 +103,7 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
       carried++;
       return { ...e, relatedIds };
     }
-    const facts: RecordFacts = recordFacts(e.record.filePath, site, fnKey === null ? [] : idsOf(fnKey).filter((id) => id !== e.record.id));
+    const facts: RecordFacts = recordFacts(e.record.filePath, site, fnKey === null ? [] : idsOf(fnKey).filter((id) => id !== e.record.id), otherSites(e));
     const kept = input.carryFrom === undefined ? null : carriedFields(input.carryFrom, e, facts, peers);
     if (kept === null) return analyzeEnvelope(e, facts, peers, relatedIds);
     carried++;

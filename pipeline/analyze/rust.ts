@@ -149,3 +149,115 @@ export function headPaths(pattern: string): string[] | null {
 export function rustString(value: string): string {
   return `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t")}"`;
 }
+
+/**
+ * Methods of std that consume, mutate, block, do I/O or panic: a guard that calls one would change
+ * or lose what it checks (`rx.recv()` takes a message, `.pop()` an element) or panic itself.
+ */
+const EFFECT_METHODS: ReadonlySet<string> = new Set([
+  "recv", "try_recv", "recv_timeout", "send", "try_send", "unwrap", "expect", "unwrap_err", "expect_err", "unwrap_unchecked",
+  "pop", "pop_front", "pop_back", "push", "push_back", "push_front", "push_str", "insert", "remove", "swap_remove", "clear", "drain",
+  "take", "replace", "set", "get_or_insert", "get_or_insert_with", "entry", "extend", "append", "truncate", "retain", "split_off",
+  "sort", "sort_by", "sort_by_key", "sort_unstable", "dedup", "reverse", "fill", "swap", "next", "next_back", "nth", "by_ref",
+  "lock", "try_lock", "write", "read", "try_read", "borrow_mut", "get_mut", "as_mut", "iter_mut", "values_mut", "last_mut", "first_mut",
+  "store", "fetch_add", "fetch_sub", "fetch_or", "fetch_and", "compare_exchange", "join", "wait", "notify_one", "notify_all", "spawn",
+  "read_to_string", "read_to_end", "read_line", "read_exact", "write_all", "flush", "open", "create", "seek", "poll", "block_on", "sleep",
+]);
+
+/** Iterator steps: effects only on an iterator that outlives the expression. */
+const ITERATOR_STEPS: ReadonlySet<string> = new Set(["next", "next_back", "nth"]);
+
+/**
+ * True when evaluating `src` may change state or panic: it calls a method of `EFFECT_METHODS`,
+ * invokes a macro other than `matches!`, assigns (`=`, `+=`, …), borrows mutably or returns
+ * early with `?`. A guard is written only from sources for which this is false.
+ */
+export function mayHaveEffects(src: string): boolean {
+  // Note: `#[cfg(feature = "x")]` on a repeated match arm is no assignment.
+  const toks = lex(src.replace(/#\s*\[[^\]]*\]/g, ""));
+  return toks.some((t, i) => {
+    const next = toks[i + 1]?.text;
+    // Note: stepping an iterator made in the expression itself (`s.split(' ').next()`) changes nothing outside it.
+    if (t.kind === "ident" && next === "(" && toks[i - 1]?.text === "." && EFFECT_METHODS.has(t.text) && !(ITERATOR_STEPS.has(t.text) && toks[i - 2]?.text === ")")) return true;
+    if (t.kind === "ident" && next === "!" && toks[i + 2]?.kind === "open" && t.text !== "matches") return true;
+    if (t.kind === "ident" && t.text === "mut" && toks[i - 1]?.text === "&") return true;
+    return t.kind === "punct" && (t.text === "?" || /^(?:[-+*\/%^&|]|<<|>>)?=$/.test(t.text));
+  });
+}
+
+/** Methods of std whose value is an `Option`. */
+const OPTION_METHODS: ReadonlySet<string> = new Set([
+  "get", "get_mut", "first", "last", "next", "next_back", "nth", "peek", "pop", "pop_front", "pop_back", "find", "find_map", "position",
+  "rposition", "max", "min", "max_by", "min_by", "max_by_key", "min_by_key", "checked_add", "checked_sub", "checked_mul", "checked_div",
+  "checked_rem", "checked_pow", "checked_neg", "checked_shl", "checked_shr", "to_str", "parent", "file_name", "file_stem",
+  "extension", "strip_prefix", "strip_suffix", "split_once", "rsplit_once", "ok", "err", "downcast_ref",
+  "downcast_mut", "last_key_value", "first_key_value", "upgrade", "get_key_value", "reduce", "from_digit", "to_digit",
+]);
+
+/** Methods and functions of std whose value is a `Result`. */
+const RESULT_METHODS: ReadonlySet<string> = new Set([
+  "parse", "try_into", "try_from", "from_str", "from_utf8", "lock", "try_lock", "read", "write", "recv", "try_recv", "recv_timeout",
+  "send", "try_send", "join", "open", "create", "read_to_string", "read_to_end", "read_dir", "metadata", "canonicalize", "write_all",
+  "flush", "spawn", "output", "status", "wait", "bind", "connect", "accept", "var", "current_dir", "ok_or",
+  "ok_or_else", "map_err", "try_borrow", "try_borrow_mut", "binary_search", "binary_search_by", "binary_search_by_key", "duration_since", "elapsed", "from_str_radix",
+]);
+
+/**
+ * Whether the receiver of an `.expect`/`.unwrap` is an `Option` or a `Result`, as far as its last
+ * call (a method of std) shows; null when the syntax does not tell (a field, a local, a method of
+ * the repository's own).
+ * Note: a method of the same name on a type of the repository's own may return something else:
+ * the answer holds for std's.
+ */
+export function receiverKind(receiver: string): "option" | "result" | null {
+  const name = lastCall(receiver);
+  if (name === undefined) return null;
+  if (OPTION_METHODS.has(name)) return "option";
+  if (RESULT_METHODS.has(name)) return "result";
+  return null;
+}
+
+/** When std's methods give None or Err, by method: what a user meets when an `.expect` on them panics. */
+const STD_FAILURES: ReadonlyMap<string, string> = new Map([
+  ["first", "the slice is empty"],
+  ["last", "the slice is empty"],
+  ["get", "the index or key is not there"],
+  ["next", "the iterator has no more items"],
+  ["pop", "the collection is empty"],
+  ["find", "no item matches"],
+  ["position", "no item matches"],
+  ["max", "the iterator is empty"],
+  ["min", "the iterator is empty"],
+  ["checked_add", "the addition overflows"],
+  ["checked_sub", "the subtraction overflows"],
+  ["checked_mul", "the multiplication overflows"],
+  ["checked_div", "the divisor is zero (or the division overflows)"],
+  ["parent", "the path has no parent (a root or an empty path)"],
+  ["file_name", "the path ends in `..` or is empty"],
+  ["to_str", "the text is not valid Unicode"],
+  ["strip_prefix", "the text does not start with the prefix"],
+  ["strip_suffix", "the text does not end with the suffix"],
+  ["parse", "the text does not parse as the target type"],
+  ["try_into", "the value does not fit the target type"],
+  ["try_from", "the value does not fit the target type"],
+  ["from_utf8", "the bytes are not valid UTF-8"],
+  ["lock", "the mutex is poisoned: another thread panicked while holding it"],
+  ["recv", "every sender is dropped (the channel is disconnected)"],
+  ["send", "the receiver is dropped"],
+  ["join", "the joined thread panicked"],
+  ["open", "the file cannot be opened (it does not exist, or permissions forbid it)"],
+  ["read_to_string", "reading fails (an I/O error, or text that is not UTF-8)"],
+  ["var", "the environment variable is not set, or not Unicode"],
+]);
+
+/** Why std's method at the end of `receiver` gives None or Err, in words; null when it is none of those `STD_FAILURES` knows. */
+export function stdFailure(receiver: string): string | null {
+  const name = lastCall(receiver);
+  return name === undefined ? null : (STD_FAILURES.get(name) ?? null);
+}
+
+/** The name of the method or function whose call ends `expr` (`parse` of `s.parse::<u8>()`, `var` of `env::var("X")`). */
+export function lastCall(expr: string): string | undefined {
+  const e = expr.trim();
+  return /\.\s*([a-z_]\w*)\s*(?:::\s*<[^()]*>\s*)?\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\s*$/.exec(e)?.[1] ?? /(?:^|::)\s*([a-z_]\w*)\s*\([^]*\)\s*$/.exec(e)?.[1];
+}

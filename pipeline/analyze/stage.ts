@@ -8,7 +8,7 @@ import type { Site } from "../types.js";
 import { analyzeWithCarry, keepTimes } from "./index.js";
 
 /** Bumped whenever the analysis can write other fields for the same sites (it is part of the pipeline version). */
-export const ANALYZER_VERSION = 2;
+export const ANALYZER_VERSION = 3;
 
 /** What run.ts hands the analyze stage. */
 export interface AnalyzeStageInput {

@@ -1,0 +1,156 @@
+/**
+ * What a panic's deciding check tests, read from its facts: the function's parameters (an input
+ * check), a configuration's fields (`self.config.x`, the fields of a `*Config` type), the value the
+ * method is called on, or nothing the caller passes (a state the code holds impossible). The one
+ * place that decides how a record is framed (its `handlingStrategy` and the prose's stance). Pure.
+ *
+ * Note: names are read with the project's lexer (rust.ts): a name a condition reads is a parameter
+ * when the function declares it, derived from one when a `let` before the site computes it from
+ * parameters (transitively); nothing here resolves types.
+ */
+import type { Condition, FunctionFact, SiteFacts, SiteKind } from "../schema-types.generated.js";
+import { boundNames, genericNames, lex, mayHaveEffects, readNames, typeNames } from "./rust.js";
+
+/**
+ * How a record is framed:
+ * - `input`: the deciding check reads what the caller passes (parameters, values computed from them, a config's fields);
+ * - `state`: it reads only the value the method is called on (`self`), which earlier calls built;
+ * - `path`: a `panic!` under branches on the function's own values (neither inputs nor `self`);
+ * - `invariant`: the code says the state cannot happen (`unreachable!`, an `assert*` of its own values);
+ * - `missing`: the path is not implemented (`todo!`, `unimplemented!` or a panic that says "not supported");
+ * - `error`: an `.expect` or a closure std calls on None or Err;
+ * - `always`: nothing conditional decides it once execution gets there;
+ * - `expansion`: it sits in another macro's tokens, whose conditions the tree does not show;
+ * - `callee`: the site is a call whose callee panics with the message it is given (`wrapper-call`,
+ *   `declared-call`), and no condition on the way to the call reads an input: the callee decides.
+ */
+export type Frame = "input" | "state" | "path" | "invariant" | "missing" | "error" | "always" | "expansion" | "callee";
+
+/** A record's frame and the names it rests on. */
+export interface Framing {
+  readonly frame: Frame;
+  /** The parameters the deciding check reads, directly or through the `let`s before it, in declaration order. */
+  readonly params: readonly string[];
+  /** The generic parameters of the function or its impl it reads (`const D: usize`, `E` of `E::dtype()`): the caller's types choose them. */
+  readonly generics: readonly string[];
+  /** The configuration fields it reads (`self.config.x` → `config.x`, `self.x` in a `*Config` impl → `x`). */
+  readonly configFields: readonly string[];
+  /** The deciding conditions: the failing check of an `assert*`, else the branches that lead to the site. */
+  readonly deciding: readonly Condition[];
+  /** True when the deciding conditions call with effects (`block_on(rx)`, `recv()`): they test what the world answered at run time. */
+  readonly effects: boolean;
+}
+
+/** Option/Result methods that call their closure argument only on None or Err. */
+export const ERROR_HANDLERS = /\.\s*(?:unwrap_or_else|or_else|map_err|ok_or_else)\s*$/;
+
+/**
+ * Messages that say a path is not implemented or not supported.
+ * Note: words of Rust's and English's, no target's: a dtype or shape mismatch is not among them.
+ */
+const MISSING_TEXT = /\b(?:not (?:yet )?(?:been )?(?:supported|implemented|available)|unsupported|unimplemented|not (?:yet )?support(?:ed)?|no support|todo)\b|\byet\b/i;
+
+/** A type that configures: its name ends in `Config` or `Options` (the convention of Rust crates' builder structs). */
+const CONFIG_TYPE = /(?:Config|Configuration|Options|Settings)$/;
+
+function branchesOf(conditions: readonly Condition[]): Condition[] {
+  return conditions.filter((c) => c.kind !== "loop" && c.kind !== "closure" && c.kind !== "for" && c.kind !== "macro-rule");
+}
+
+/** The source a condition reads, as one string (the names in it are read with `readNames`). */
+function conditionSource(c: Condition): string {
+  switch (c.kind) {
+    case "if":
+    case "while":
+      return c.condition ?? "";
+    case "match":
+      return `${c.scrutinee ?? ""} ${c.guard ?? ""}`;
+    case "if-let":
+    case "let-else":
+    case "while-let":
+    case "for":
+      return c.value ?? "";
+    case "assert":
+      return c.condition ?? `${c.left ?? ""} ${c.right ?? ""}`;
+    case "expect":
+      return c.receiver ?? "";
+    default:
+      return "";
+  }
+}
+
+/**
+ * The parameters `names` come from: parameters themselves, through the patterns of the path's
+ * `for`, `match`, `if let` and `let … else` (a name they bind comes from what they match), or
+ * through the function's `let`s (last to first).
+ */
+function paramsBehind(fn: FunctionFact, conditions: readonly Condition[], names: readonly string[]): string[] {
+  const params = fn.params.flatMap((p) => boundNames(p.pattern));
+  const pending = new Set(names);
+  for (let i = conditions.length - 1; i >= 0; i--) {
+    const c = conditions[i]!;
+    const binds = c.kind === "match" || c.kind === "for" || c.kind === "if-let" || c.kind === "while-let" || c.kind === "let-else" ? boundNames(c.pattern ?? "") : [];
+    if (!binds.some((b) => pending.has(b))) continue;
+    for (const b of binds) pending.delete(b);
+    for (const r of readNames(c.kind === "match" ? (c.scrutinee ?? "") : (c.value ?? ""))) pending.add(r);
+  }
+  const found = new Set<string>();
+  for (let i = fn.lets.length - 1; i >= 0; i--) {
+    const stmt = fn.lets[i]!;
+    const eq = stmt.indexOf("=");
+    if (eq < 0) continue;
+    const binds = boundNames(stmt.slice(3, eq).replace(/:[^=]*$/, ""));
+    // Note: a value a call with effects gives (a channel's answer, a read) is the world's, not the caller's.
+    if (!binds.some((b) => pending.has(b)) || mayHaveEffects(stmt.slice(eq + 1))) continue;
+    for (const b of binds) pending.delete(b);
+    for (const r of readNames(stmt.slice(eq + 1).replace(/;\s*$/, ""))) pending.add(r);
+  }
+  for (const n of [...names, ...pending]) if (params.includes(n)) found.add(n);
+  return params.filter((p) => found.has(p));
+}
+
+/** The configuration fields a condition's source reads. */
+function configFieldsOf(src: string, fn: FunctionFact | undefined): string[] {
+  const out = new Set<string>();
+  for (const m of src.matchAll(/\bself\s*\.\s*(config|options|settings)\s*\.\s*([a-z_]\w*)/g)) out.add(`${m[1]}.${m[2]}`);
+  if (fn?.receiver != null && CONFIG_TYPE.test(fn.implType ?? "")) for (const m of src.matchAll(/\bself\s*\.\s*([a-z_]\w*)\b(?!\s*\()/g)) out.add(m[1]!);
+  for (const p of fn?.params ?? []) {
+    if (!CONFIG_TYPE.test(p.type.replace(/[&\s]|mut\b|<.*$/g, ""))) continue;
+    for (const name of boundNames(p.pattern)) for (const m of src.matchAll(new RegExp(`\\b${name}\\s*\\.\\s*([a-z_]\\w*)\\b(?!\\s*\\()`, "g"))) out.add(`${name}.${m[1]}`);
+  }
+  return [...out].sort();
+}
+
+/** True when the message says the path is not implemented or not supported. */
+export function saysMissing(message: string): boolean {
+  return MISSING_TEXT.test(message);
+}
+
+/** The frame of a panic site from its kind, message and facts. */
+export function frameOf(kind: SiteKind, message: string, facts: SiteFacts): Framing {
+  const fn = facts.function;
+  const branches = branchesOf(facts.conditions);
+  const last = facts.conditions.at(-1);
+  const deciding = kind.includes("assert") && last?.kind === "assert" ? [last] : branches.filter((c) => c.kind !== "expect");
+  const sources = deciding.map(conditionSource).join(" ");
+  const reads = readNames(sources);
+  const params = fn === undefined ? [] : paramsBehind(fn, facts.conditions, reads);
+  const configFields = configFieldsOf(sources, fn);
+  const declared = new Set([...genericNames(fn?.generics ?? null), ...genericNames(fn?.implGenerics ?? null)]);
+  const generics = [...new Set([...typeNames(sources), ...lex(sources).filter((t) => t.kind === "ident").map((t) => t.text)])].filter((n) => declared.has(n) && !n.startsWith("'")).sort();
+  const effects = mayHaveEffects(sources);
+  const of = (frame: Frame): Framing => ({ frame, params, generics, configFields, deciding, effects });
+  if (kind === "expect" || kind === "expect-err") return of("error");
+  if (facts.macro !== null) return of("expansion");
+  if (kind === "todo") return of("missing");
+  if (kind === "unreachable") return of("invariant");
+  const closure = [...facts.conditions].reverse().find((c) => c.kind === "closure");
+  if ((kind === "panic" || kind === "wrapper-call") && closure !== undefined && ERROR_HANDLERS.test(closure.callee ?? "")) return of("error");
+  if ((kind === "unimplemented" || kind === "panic") && (message.trim() === "" ? kind === "unimplemented" : saysMissing(message))) return of("missing");
+  if ((params.length > 0 || configFields.length > 0 || generics.length > 0) && !effects) return of("input");
+  if (kind === "wrapper-call" || kind === "declared-call") return of("callee");
+  if (deciding.length === 0) return of(kind === "unimplemented" ? "missing" : "always");
+  if (kind.includes("assert")) return of("invariant");
+  // Note: a condition that calls with effects (`block_on(rx)`, `recv()`) tests what the world answered, not the receiver's state.
+  return of(reads.includes("self") && fn?.receiver != null && !effects ? "state" : "path");
+}
