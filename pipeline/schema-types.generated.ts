@@ -177,6 +177,8 @@ export interface DiffRecord {
   errorMessage: string;
   /** The record's pattern. */
   messagePattern: string;
+  /** The construct at the record's own site (its first occurrence's kind). */
+  kind: SiteKind;
   /** The record's file in that version. */
   filePath: string;
   /** The record's line in that version. */

@@ -1,0 +1,93 @@
+/**
+ * The `run` command over a config's targets: one named target, or every target in config order,
+ * a failing one not stopping the others. Returns a report of what each wrote (`run --json`);
+ * `diff --run` reads it back. Effects: those of `run` (run.ts), per target.
+ */
+import { readFile } from "node:fs/promises";
+import { exitCode, formatError, PipelineError } from "../errors.js";
+import { run, type RunOptions } from "../run.js";
+import type { ManifestCounts } from "../schema-types.generated.js";
+import { loadValidConfig } from "../settings.js";
+import path from "node:path";
+
+/** What one target's run did. */
+export interface TargetReport {
+  readonly repo: string;
+  /** `written`: a new version; `up-to-date`: nothing written; `failed`: the run stopped (`error`). */
+  readonly status: "written" | "up-to-date" | "failed";
+  /** The version written, or the newest one when up to date; null when failed. */
+  readonly version: string | null;
+  /** The newest version before this run (what a reviewer compares with), null when there was none or it failed. */
+  readonly previous: string | null;
+  /** The analysed commit. */
+  readonly sha: string | null;
+  /** The version folder; null when failed. */
+  readonly dir: string | null;
+  /** The written version's counts; null unless written. */
+  readonly counts: ManifestCounts | null;
+  /** The error, as the CLI prints it; null unless failed. */
+  readonly error: string | null;
+  /** The exit status the error maps to (2 or 3); 0 unless failed. */
+  readonly exitCode: number;
+}
+
+/** What `run --json` prints: one entry per target run, in config order. */
+export interface RunReport {
+  readonly targets: readonly TargetReport[];
+  /** How many targets failed. */
+  readonly failed: number;
+}
+
+/**
+ * Runs `options.target`, or every target of the config when none is named, in config order; a
+ * target that throws is reported as failed and the next one runs. Throws only when the config
+ * itself cannot be read (E_CONFIG) or a named target is not in it (E_USAGE).
+ */
+export async function runTargets(options: RunOptions & { readonly debug?: boolean }): Promise<RunReport> {
+  const repos = options.target !== undefined ? [options.target] : (await loadValidConfig(path.resolve(options.configPath ?? "config.json"))).targets.map((t) => t.repo);
+  if (options.target === undefined && options.sha !== undefined && repos.length > 1) {
+    throw new PipelineError("E_USAGE", "--sha names one commit, and the config has several targets", { hint: "pass --target <owner/name> with --sha" });
+  }
+  const targets: TargetReport[] = [];
+  for (const repo of repos) {
+    try {
+      const result = await run({ ...options, target: repo });
+      targets.push({ repo, status: result.status, version: result.version, previous: result.previous, sha: result.sha, dir: result.dir, counts: result.manifest?.counts ?? null, error: null, exitCode: 0 });
+    } catch (error) {
+      // Note: a named target's failure is the command's; with all targets it is one line of the report.
+      if (options.target !== undefined) throw error;
+      targets.push({ repo, status: "failed", version: null, previous: null, sha: null, dir: null, counts: null, error: formatError(error, options.debug ?? false), exitCode: exitCode(error) });
+    }
+  }
+  return { targets, failed: targets.filter((t) => t.status === "failed").length };
+}
+
+/** The exit status of a report: 0, or the highest of the failed targets' (2 bad input, 3 another failure). */
+export function reportExitCode(report: RunReport): number {
+  return Math.max(0, ...report.targets.map((t) => t.exitCode));
+}
+
+/** One line per target, as `run` prints them without `--json`. */
+export function reportLines(report: RunReport): string[] {
+  return report.targets.map((t) => {
+    if (t.status === "failed") return `${t.repo}: failed (exit ${t.exitCode}): ${t.error!.split("\n")[0]}`;
+    if (t.status === "up-to-date") return `${t.repo} ${t.version}: up to date, nothing written`;
+    const c = t.counts!;
+    return `${t.repo} ${t.version}: ${c.records} records from ${c.sites} sites in ${c.filesRead} files → ${t.dir}`;
+  });
+}
+
+/** A report `run --json` wrote, read from `file`; E_INPUT when it is not one. */
+export async function readRunReport(file: string): Promise<RunReport> {
+  let data: unknown;
+  try {
+    data = JSON.parse(await readFile(file, "utf8"));
+  } catch (error) {
+    throw new PipelineError("E_INPUT", `cannot read the run report ${file}: ${(error as Error).message}`, { hint: "give the file `error-catalog run --json` wrote" });
+  }
+  const targets = (data as { targets?: unknown } | null)?.targets;
+  if (!Array.isArray(targets) || !targets.every((t: unknown) => typeof (t as TargetReport | null)?.repo === "string" && ["written", "up-to-date", "failed"].includes((t as TargetReport).status))) {
+    throw new PipelineError("E_INPUT", `${file} is not a run report`, { hint: "give the file `error-catalog run --json` wrote" });
+  }
+  return data as RunReport;
+}
