@@ -126,7 +126,7 @@ export function program(): Command {
     .addOption(new Option("--format <format>", "output format: markdown, the diff as JSON, or SARIF 2.1.0 of the added records").choices(["markdown", "json", "sarif"]).default("markdown"))
     .option("--run <file>", "compare what the run of this report (`run --json`) wrote with the newest version before it; says so when it wrote nothing or failed")
     .addOption(new Option("--compact", "markdown for a pull request comment: changed and moved records counted, under 65,536 characters").default(false))
-    .option("--max-entries <n>", "list at most n entries per class in markdown (default: all; 30 with --compact)", parseCount)
+    .option("--max-entries <n>", "list at most n entries per class in markdown (default: all; 50 with --compact)", parseCount)
     .addOption(new Option("--exit-code", "exit with 1 when there are differences").default(false))
     .option("--fail-on <classes>", `exit with 1 when the diff has records of these classes (comma-separated: ${FAIL_ON.join(", ")})`, parseFailOn)
     .action(async (oldName: string | undefined, newName: string | undefined, opts: { config?: string; repo?: string; out?: string; format: "markdown" | "json" | "sarif"; run?: string; compact: boolean; maxEntries?: number; exitCode: boolean; failOn?: FailOn[] }) => {

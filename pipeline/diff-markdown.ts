@@ -20,7 +20,7 @@ export const COMPACT_BUDGET = COMMENT_LIMIT - 1_536;
 
 /** How a diff is rendered. */
 export interface MarkdownOptions {
-  /** At most this many entries per list (default: all in the full form, 30 in the compact one). */
+  /** At most this many entries per list (default: all in the full form, `COMPACT_ENTRIES` in the compact one). */
   readonly maxEntries?: number;
   /**
    * The form for a pull request comment: changed records and moves only counted, lists cut so the
@@ -32,18 +32,27 @@ export interface MarkdownOptions {
 }
 
 /** Entries a compact rendering lists per class unless `maxEntries` says otherwise. */
-export const COMPACT_ENTRIES = 30;
+export const COMPACT_ENTRIES = 50;
 
 /** Messages are cut to this many characters in a list entry. */
 const MESSAGE_CHARS = 160;
 
-/** The field a changed record has when only its excerpt changed. */
-const EXCERPT = "sourceCode";
+/**
+ * What a changed field is part of, for grouping: what a user sees (the message and its kind of
+ * error), where it is raised (the sites), the excerpt, or what the catalog explains about it
+ * (every other content field: documentation, scenarios, solutions, tags, …).
+ */
+const PARTS: readonly { readonly part: string; readonly fields: ReadonlySet<string> }[] = [
+  { part: "message", fields: new Set(["errorMessage", "messagePattern", "errorType", "errorClass", "severity", "errorCode", "httpStatus"]) },
+  { part: "sites", fields: new Set(["occurrences"]) },
+  { part: "source excerpt", fields: new Set(["sourceCode"]) },
+];
+const EXPLANATION = "explanation";
 
 /**
- * Renders `diff`. The full form lists every entry (up to `maxEntries`), folding the excerpt-only
- * changes and the moves into `<details>`; the compact form lists added, removed and reworded
- * records and counts the rest. Either is cut, fewer entries per list, until it fits its budget,
+ * Renders `diff`. The full form lists every entry (up to `maxEntries`), folding into `<details>`
+ * the changed records whose message and sites are the same (excerpt or explanation changes) and
+ * the moves; the compact form lists the others and counts those. Either is cut, fewer entries per list, until it fits its budget,
  * and says how many entries it left out. Pure.
  */
 export function renderMarkdown(diff: Diff, options: MarkdownOptions = {}): string {
@@ -100,7 +109,7 @@ function render(diff: Diff, compact: boolean, max: number): string {
       `Reworded (${c.reworded})`,
       list(byPlace(diff.reworded, (r) => r.new), (r) =>
         // Note: the same text with another construct is a change of kind (`panic!` → `unreachable!`).
-        r.old.errorMessage === r.new.errorMessage ? `- ${message(r.new)}: ${r.old.kind} → ${r.new.kind} ${link(r.new)}` : `- ${message(r.old)} → ${message(r.new)} ${link(r.new)}`,
+        r.old.errorMessage !== r.new.errorMessage ? `- ${message(r.old)} → ${message(r.new)} ${link(r.new)}` : r.old.kind !== r.new.kind ? `- ${message(r.new)}: ${r.old.kind} → ${r.new.kind} ${link(r.new)}` : `- ${message(r.new)}: the same text and kind, a new record ${link(r.new)}`,
       ),
     ),
   );
@@ -108,13 +117,15 @@ function render(diff: Diff, compact: boolean, max: number): string {
   const groups = changeGroups(diff.changed);
   if (groups.length > 0) {
     const lines = ["| what changed | records |", "| --- | ---: |", ...groups.map((g) => `| ${g.label} | ${g.records.length} |`)];
-    if (!compact) {
-      for (const g of groups) {
-        const entries = list(byPlace(g.records, (r) => r.new), (r) => `- ${message(r.new)} ${link(r.new)}${shortChanges(r.fields)}`);
-        lines.push("", ...(g.fields.length === 1 && g.fields[0] === EXCERPT ? details(`${g.label} (${g.records.length})`, entries) : [`**${g.label}** (${g.records.length})`, "", ...entries]));
+    for (const g of groups) {
+      // Note: a group whose message and sites are the same says nothing new to a user: folded (compact: counted).
+      const folded = !g.parts.includes("message") && !g.parts.includes("sites");
+      if (folded && compact) {
+        left += g.records.length;
+        continue;
       }
-    } else {
-      left += diff.changed.length;
+      const entries = list(byPlace(g.records, (r) => r.new), (r) => `- ${message(r.new)} ${link(r.new)}${shortChanges(r.fields)}`);
+      lines.push("", ...(folded ? details(`${g.label} (${g.records.length})`, entries) : [`**${g.label}** (${g.records.length})`, "", ...entries]));
     }
     out.push(...section(`Changed (${c.changed})`, lines));
   }
@@ -132,9 +143,9 @@ function render(diff: Diff, compact: boolean, max: number): string {
   return `${out.join("\n")}\n`;
 }
 
-/** Changed records with the same set of changed fields, largest group first. */
+/** Changed records whose changes are in the same parts (`PARTS`), largest group first. */
 interface ChangeGroup {
-  readonly fields: readonly string[];
+  readonly parts: readonly string[];
   readonly label: string;
   readonly records: readonly DiffChanged[];
 }
@@ -142,21 +153,24 @@ interface ChangeGroup {
 function changeGroups(changed: readonly DiffChanged[]): ChangeGroup[] {
   const groups = new Map<string, DiffChanged[]>();
   for (const r of changed) {
-    const key = r.fields.map((f) => f.field).join(",");
+    const key = partsOf(r.fields).join(", ");
     const list = groups.get(key);
     if (list) list.push(r);
     else groups.set(key, [r]);
   }
   return [...groups.entries()]
     .map(([key, records]) => {
-      const fields = key.split(",");
-      return { fields, label: fields.length === 1 && fields[0] === EXCERPT ? "the source excerpt only" : fields.map(fieldName).join(", "), records };
+      const parts = key.split(", ");
+      return { parts, label: parts.length === 1 ? `the ${key} only` : key, records };
     })
     .sort((x, y) => y.records.length - x.records.length || compare(x.label, y.label));
 }
 
-function fieldName(field: string): string {
-  return field === EXCERPT ? "source excerpt" : field;
+/** The parts the fields belong to, in `PARTS` order, the explanation last. */
+function partsOf(fields: readonly DiffFieldChange[]): string[] {
+  const names = new Set(fields.map((f) => f.field));
+  const parts = PARTS.filter((p) => [...names].some((n) => p.fields.has(n))).map((p) => p.part);
+  return [...names].some((n) => PARTS.every((p) => !p.fields.has(n))) ? [...parts, EXPLANATION] : parts;
 }
 
 /** `<details>` around `lines`, with blank lines so GitHub renders the markdown inside. */
@@ -164,12 +178,16 @@ function details(summary: string, lines: readonly string[]): string[] {
   return ["<details>", `<summary>${escapeHtml(summary)}</summary>`, "", ...lines, "", "</details>"];
 }
 
-/** The message and short text fields that changed, as `: field \`old\` → \`new\``; the pattern only when the message did not change. */
+/**
+ * What changed in the message and the sites, as `: field \`old\` → \`new\``, short values only;
+ * the pattern only when the text did not change. The excerpt and the explanation are named by
+ * the group.
+ */
 function shortChanges(fields: readonly DiffFieldChange[]): string {
   const messageChanged = fields.some((f) => f.field === "errorMessage");
   const parts = fields.flatMap((f) => {
-    if (f.field === EXCERPT || (f.field === "messagePattern" && messageChanged)) return [];
     if (f.field === "occurrences") return [`sites ${(f.old ?? []).length} → ${(f.new ?? []).length}`];
+    if (!PARTS[0]!.fields.has(f.field) || (f.field === "messagePattern" && messageChanged)) return [];
     if (typeof f.old === "string" && typeof f.new === "string" && f.old.length + f.new.length <= 160) return [`${f.field} ${code(f.old)} → ${code(f.new)}`];
     return [];
   });

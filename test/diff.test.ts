@@ -128,18 +128,27 @@ describe("markdown", () => {
     assert.ok(!md.includes("\\."), "no escape of the pattern");
   });
 
-  test("changed records are grouped by what changed; excerpt-only changes are folded", () => {
+  test("changed records are grouped by what changed; those whose message and sites are the same are folded", () => {
     const base = diff.changed[0]!;
     const changed = (id: string, fields: string[]) => ({ ...base, id, new: { ...base.new, id }, fields: fields.map((field) => ({ field, old: "a", new: "b" })) });
-    const d: Diff = { ...diff, changed: [changed("0000000000000001", ["sourceCode"]), changed("0000000000000002", ["documentation"]), changed("0000000000000003", ["sourceCode"])], counts: { ...diff.counts, changed: 3 } };
+    const d: Diff = {
+      ...diff,
+      changed: [changed("0000000000000001", ["sourceCode"]), changed("0000000000000002", ["errorMessage", "messagePattern", "documentation"]), changed("0000000000000003", ["sourceCode"]), changed("0000000000000004", ["sourceCode", "tags", "solutions"])],
+      counts: { ...diff.counts, changed: 4 },
+    };
     const lines = renderMarkdown(d).split("\n");
-    assert.ok(lines.includes("| the source excerpt only | 2 |") && lines.includes("| documentation | 1 |"));
-    const folded = lines.indexOf("<summary>the source excerpt only (2)</summary>");
-    assert.ok(folded > 0 && lines[folded - 1] === "<details>");
-    assert.ok(lines.includes("**documentation** (1)"));
-    assert.ok(lines.some((l) => l.endsWith(": documentation `a` → `b`")), "a short field shows both values");
+    assert.ok(lines.includes("| the source excerpt only | 2 |"), lines.join("\n"));
+    assert.ok(lines.includes("| message, explanation | 1 |"));
+    assert.ok(lines.includes("| source excerpt, explanation | 1 |"));
+    for (const summary of ["the source excerpt only (2)", "source excerpt, explanation (1)"]) {
+      const at = lines.indexOf(`<summary>${summary}</summary>`);
+      assert.ok(at > 0 && lines[at - 1] === "<details>", summary);
+    }
+    assert.ok(lines.includes("**message, explanation** (1)"), "a changed message is not folded");
+    assert.ok(lines.some((l) => l.endsWith(": errorMessage `a` → `b`")), "the message's old and new text; not the pattern");
     const compact = renderMarkdown(d, { compact: true });
-    assert.ok(compact.includes("| the source excerpt only | 2 |") && !compact.includes("<details>"), "compact: counted, not listed");
+    assert.ok(compact.includes("| the source excerpt only | 2 |") && !compact.includes("<details>"), "compact: folded groups counted, not listed");
+    assert.ok(compact.includes("**message, explanation** (1)"), "compact: a changed message is listed");
   });
 
   test("--max-entries cuts each list with a count; the compact form fits a pull request comment", () => {
