@@ -196,8 +196,7 @@ export function program(): Command {
 const EXIT_HELP = `
 Exit status:
   ${EXIT.ok}  success
-  ${EXIT.finding}  a finding: diff --exit-code found differences, diff --fail-on found records of a
-     class it names, match found no record
+  ${EXIT.finding}  a finding: diff --exit-code or --fail-on found differences, match found no record
   ${EXIT.input}  bad input: the command line, the config, a source, SHA or version that is not
      there, data in the output that is damaged or not error-catalog's
   ${EXIT.failure}  a failure that is not the input's: git, the network, the disk, another run

@@ -7,8 +7,9 @@ import { readFile } from "node:fs/promises";
 import { exitCode, formatError, PipelineError } from "../errors.js";
 import { run, type RunOptions } from "../run.js";
 import type { ManifestCounts } from "../schema-types.generated.js";
-import { loadValidConfig } from "../settings.js";
 import path from "node:path";
+import { resolveTarget } from "../config.js";
+import { loadValidConfig } from "../settings.js";
 
 /** What one target's run did. */
 export interface TargetReport {
@@ -40,11 +41,15 @@ export interface RunReport {
 
 /**
  * Runs `options.target`, or every target of the config when none is named, in config order; a
- * target that throws is reported as failed and the next one runs. Throws only when the config
- * itself cannot be read (E_CONFIG) or a named target is not in it (E_USAGE).
+ * target that throws is reported as failed (and the next one runs). Throws only when the config
+ * itself cannot be read (E_CONFIG), a named target is not in it or `sha` is given for several
+ * targets (E_USAGE).
  */
 export async function runTargets(options: RunOptions & { readonly debug?: boolean }): Promise<RunReport> {
-  const repos = options.target !== undefined ? [options.target] : (await loadValidConfig(path.resolve(options.configPath ?? "config.json"))).targets.map((t) => t.repo);
+  const config = await loadValidConfig(path.resolve(options.configPath ?? "config.json"));
+  const named = resolveTarget(config, options.target);
+  if (options.target !== undefined && !named.ok) throw new PipelineError("E_USAGE", named.errors[0] ?? "unknown target");
+  const repos = options.target !== undefined ? [options.target] : config.targets.map((t) => t.repo);
   if (options.target === undefined && options.sha !== undefined && repos.length > 1) {
     throw new PipelineError("E_USAGE", "--sha names one commit, and the config has several targets", { hint: "pass --target <owner/name> with --sha" });
   }
@@ -54,8 +59,6 @@ export async function runTargets(options: RunOptions & { readonly debug?: boolea
       const result = await run({ ...options, target: repo });
       targets.push({ repo, status: result.status, version: result.version, previous: result.previous, sha: result.sha, dir: result.dir, counts: result.manifest?.counts ?? null, error: null, exitCode: 0 });
     } catch (error) {
-      // Note: a named target's failure is the command's; with all targets it is one line of the report.
-      if (options.target !== undefined) throw error;
       targets.push({ repo, status: "failed", version: null, previous: null, sha: null, dir: null, counts: null, error: formatError(error, options.debug ?? false), exitCode: exitCode(error) });
     }
   }
