@@ -97,8 +97,12 @@ export function program(): Command {
       try {
         const report = await runTargets({ configPath: opts.config, target: opts.target, source: opts.source, sha: opts.sha, out: opts.out, force: opts.force, carry: opts.carry, threads: opts.threads, log: reporter.log, progress: reporter.progress, beforeLargeTree: () => setFlagsFromString(LARGE_TREE_V8_FLAGS), debug: debugging() });
         reporter.stop();
-        for (const t of report.targets) if (t.error !== null) process.stderr.write(`${t.repo}: ${t.error}\n`);
-        process.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : `${reportLines(report).join("\n")}\n`);
+        // Note: one target's error is printed as any command's; of several, each names its target.
+        const several = report.targets.length > 1;
+        for (const t of report.targets) if (t.error !== null) process.stderr.write(several ? `${t.repo}: ${t.error}\n` : `${t.error}\n`);
+        const lines = reportLines(report).filter((_, i) => several || report.targets[i]!.error === null);
+        if (opts.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+        else if (lines.length > 0) process.stdout.write(`${lines.join("\n")}\n`);
         if (report.failed > 0) process.exitCode = reportExitCode(report);
       } finally {
         reporter.stop();
