@@ -8,6 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { packageRoot } from "../pipeline/paths.js";
+import { validate } from "../pipeline/validate.js";
 import { cli } from "./helpers/cli.js";
 import { fixture, makeRepo, tempDir } from "./helpers/git.js";
 
@@ -49,6 +50,9 @@ describe("error-catalog run over every target", () => {
     assert.equal(r.status, 2, "the broken target's url is bad input");
     const report = JSON.parse(r.stdout) as { failed: number; targets: { repo: string; status: string; version: string | null; previous: string | null; dir: string | null; counts: { records: number } | null; error: string | null }[] };
     assert.equal(report.failed, 1);
+    const checked = validate("run-report", report, "run --json");
+    assert.deepEqual(checked.ok ? [] : checked.errors, [], "the report follows schemas/run-report.schema.json");
+    assert.equal("counts" in report.targets[1]!, false, "a failed target has no counts");
     assert.deepEqual(report.targets.map((t) => [t.repo, t.status]), [["example/burnlike", "written"], ["example/broken", "failed"], ["example/history", "written"]]);
     assert.match(report.targets[1]!.error!, /no-such-repo does not exist/);
     assert.deepEqual(report.targets.map((t) => t.previous), [null, null, null]);
@@ -77,6 +81,15 @@ describe("error-catalog run over every target", () => {
     const none = cli(["diff", "--run", summary, "--out", out]);
     assert.match(none.stdout, /^## error-catalog: example\/history\n\nNothing written: version 0001-[0-9a-f]{12} \(`[0-9a-f]{12}`\) is up to date/);
     assert.doesNotMatch(none.stdout, /\| added \|/);
+  });
+
+  test("diff --run refuses a file that is not a run report, naming what is wrong", () => {
+    const bogus = path.join(work, "bogus.json");
+    writeFileSync(bogus, JSON.stringify({ targets: [{ repo: "example/history", status: "finished" }], failed: 0 }));
+    const r = cli(["diff", "--run", bogus, "--out", out]);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /bogus\.json is not a run report/);
+    assert.match(r.stderr, /\/targets\/0\/status/);
   });
 
   test("the lines without --json name each target's outcome", () => {

@@ -1,43 +1,16 @@
 /**
  * The `run` command over a config's targets: one named target, or every target in config order,
- * a failing one not stopping the others. Returns a report of what each wrote (`run --json`);
- * `diff --run` reads it back. Effects: those of `run` (run.ts), per target.
+ * a failing one not stopping the others. Returns a report of what each wrote (`run --json`,
+ * schemas/run-report.schema.json); `diff --run` reads it back. Effects: those of `run` (run.ts), per target.
  */
 import { readFile } from "node:fs/promises";
 import { exitCode, formatError, PipelineError } from "../errors.js";
 import { run, type RunOptions } from "../run.js";
-import type { ManifestCounts } from "../schema-types.generated.js";
+import type { RunReport, TargetReport } from "../schema-types.generated.js";
+import { validate } from "../validate.js";
 import path from "node:path";
 import { resolveTarget } from "../config.js";
 import { loadValidConfig } from "../settings.js";
-
-/** What one target's run did. */
-export interface TargetReport {
-  readonly repo: string;
-  /** `written`: a new version; `up-to-date`: nothing written; `failed`: the run stopped (`error`). */
-  readonly status: "written" | "up-to-date" | "failed";
-  /** The version written, or the newest one when up to date; null when failed. */
-  readonly version: string | null;
-  /** The newest version before this run (what a reviewer compares with), null when there was none or it failed. */
-  readonly previous: string | null;
-  /** The analysed commit. */
-  readonly sha: string | null;
-  /** The version folder; null when failed. */
-  readonly dir: string | null;
-  /** The written version's counts; null unless written. */
-  readonly counts: ManifestCounts | null;
-  /** The error, as the CLI prints it; null unless failed. */
-  readonly error: string | null;
-  /** The exit status the error maps to (2 or 3); 0 unless failed. */
-  readonly exitCode: number;
-}
-
-/** What `run --json` prints: one entry per target run, in config order. */
-export interface RunReport {
-  readonly targets: readonly TargetReport[];
-  /** How many targets failed. */
-  readonly failed: number;
-}
 
 /**
  * Runs `options.target`, or every target of the config when none is named, in config order; a
@@ -57,9 +30,9 @@ export async function runTargets(options: RunOptions & { readonly debug?: boolea
   for (const repo of repos) {
     try {
       const result = await run({ ...options, target: repo });
-      targets.push({ repo, status: result.status, version: result.version, previous: result.previous, sha: result.sha, dir: result.dir, counts: result.manifest?.counts ?? null, error: null, exitCode: 0 });
+      targets.push({ repo, status: result.status, version: result.version, previous: result.previous, sha: result.sha, dir: result.dir, ...(result.manifest === null ? {} : { counts: result.manifest.counts }), error: null, exitCode: 0 });
     } catch (error) {
-      targets.push({ repo, status: "failed", version: null, previous: null, sha: null, dir: null, counts: null, error: formatError(error, options.debug ?? false), exitCode: exitCode(error) });
+      targets.push({ repo, status: "failed", version: null, previous: null, sha: null, dir: null, error: formatError(error, options.debug ?? false), exitCode: exitCode(error) });
     }
   }
   return { targets, failed: targets.filter((t) => t.status === "failed").length };
@@ -88,9 +61,7 @@ export async function readRunReport(file: string): Promise<RunReport> {
   } catch (error) {
     throw new PipelineError("E_INPUT", `cannot read the run report ${file}: ${(error as Error).message}`, { hint: "give the file `error-catalog run --json` wrote" });
   }
-  const targets = (data as { targets?: unknown } | null)?.targets;
-  if (!Array.isArray(targets) || !targets.every((t: unknown) => typeof (t as TargetReport | null)?.repo === "string" && ["written", "up-to-date", "failed"].includes((t as TargetReport).status))) {
-    throw new PipelineError("E_INPUT", `${file} is not a run report`, { hint: "give the file `error-catalog run --json` wrote" });
-  }
-  return data as RunReport;
+  const checked = validate<RunReport>("run-report", data, file);
+  if (!checked.ok) throw new PipelineError("E_INPUT", `${file} is not a run report`, { details: checked.errors.slice(0, 20), hint: "give the file `error-catalog run --json` wrote" });
+  return checked.value;
 }
