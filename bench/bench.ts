@@ -178,7 +178,10 @@ function sourceCases(source: string, sha: string): string[] {
   execFileSync("sh", ["-c", `git --git-dir "${source}" archive ${sha} | tar -x -C "${checkout}"`]);
   const rule = path.join(work, "panic.yml");
   writeFileSync(rule, ["id: panic-macros", "language: rust", "rule:", "  any:", ...["panic", "unreachable", "todo", "unimplemented"].map((m) => `    - pattern: ${m}!($$$)`), ""].join("\n"));
-  const astGrep = [path.join(packageRoot(), "node_modules", "@ast-grep", `cli-${process.platform}-${process.arch}-gnu`, "ast-grep"), path.join(packageRoot(), "node_modules", ".bin", "ast-grep")].find(existsSync)!;
+  // Note: ast-grep is the benchmark's own dependency (bench/package.json), not the pipeline's.
+  const benchModules = path.join(packageRoot(), "bench", "node_modules");
+  const astGrep = [path.join(benchModules, "@ast-grep", `cli-${process.platform}-${process.arch}-gnu`, "ast-grep"), path.join(benchModules, ".bin", "ast-grep")].find(existsSync);
+  if (astGrep === undefined) throw new Error(`ast-grep is not installed in ${benchModules}: run \`npm ci --prefix bench\` first`);
   const bumpBase = path.join(work, "bump-base");
   if (values["parent-sha"]) pipeline(setUp(bumpBase, source, sharedRepos, sha), values["parent-sha"], source);
 

@@ -8,11 +8,13 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { EXIT, exitCode, formatError, PipelineError } from "./errors.js";
 import { matchPanic, panicLocation, panicMessage, renderMatches } from "./match.js";
 import { loadVersions, readAll } from "./commands/match.js";
-import { diffVersions } from "./commands/diff.js";
+import { diffReport, FAIL_ON, type FailOn, failsOn } from "./commands/diff.js";
+import { reportExitCode, reportLines, runTargets } from "./commands/run.js";
+import { listTargets, targetLines } from "./commands/targets.js";
 import { validateDataset } from "./commands/validate.js";
 import { buildSite } from "./commands/site.js";
-import { PIPELINE_VERSION, run } from "./run.js";
-import { hasDifferences, renderMarkdown } from "./diff.js";
+import { packageVersion } from "./run.js";
+import { hasDifferences } from "./diff.js";
 import { pin } from "./pin.js";
 
 /** True when progress may be drawn: a terminal on stderr and not under CI. */
@@ -21,7 +23,8 @@ function interactive(): boolean {
 }
 
 /** A progress bar on a terminal; plain lines (one per stage) elsewhere. */
-async function progressReporter(): Promise<{ log: (line: string) => void; progress: (stage: string, done: number, total: number) => void; stop: () => void }> {
+async function progressReporter(quiet = false): Promise<{ log: (line: string) => void; progress: (stage: string, done: number, total: number) => void; stop: () => void }> {
+  if (quiet) return { log: () => {}, progress: () => {}, stop: () => {} };
   if (!interactive()) {
     return { log: (line) => process.stderr.write(`${line}\n`), progress: () => {}, stop: () => {} };
   }
@@ -51,11 +54,27 @@ function parseThreads(value: string): number {
   return n;
 }
 
+/** `--max-entries`: a whole number, 0 or more. */
+function parseCount(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError("a whole number, 0 or more");
+  return n;
+}
+
+/** `--fail-on`: classes separated by commas. */
+function parseFailOn(value: string): FailOn[] {
+  const classes = value.split(",").map((c) => c.trim());
+  const unknown = classes.filter((c) => !(FAIL_ON as readonly string[]).includes(c));
+  if (unknown.length > 0) throw new InvalidArgumentError(`${unknown.join(", ")}: not one of ${FAIL_ON.join(", ")}`);
+  return classes as FailOn[];
+}
+
 /** The commands, their options and what each one calls. */
 export function program(): Command {
   const cli = new Command("error-catalog")
     .description("Turns a Rust repository at a pinned commit into a catalog of the panics its users can hit.")
-    .version(PIPELINE_VERSION)
+    // Note: the package version alone; the pipeline version (with the extractor's and analyzer's) is in each manifest.
+    .version(packageVersion())
     // Note: positional, so `--version` after a command is that command's option (`match --version <dir>`).
     .enablePositionalOptions()
     .showHelpAfterError("(run with --help for usage)")
@@ -65,27 +84,40 @@ export function program(): Command {
     .command("run")
     .description("fetch the target at its pinned SHA, extract its panic sites and write a dataset version")
     .option("--config <file>", "configuration file", "config.json")
-    .option("--target <owner/name>", "which target of the config to run (default: the first)")
+    .option("--target <owner/name>", "which target of the config to run (default: every target, in config order; one failing does not stop the others)")
     .option("--source <url|path>", "clone from here instead of the target's url (a local mirror works offline)")
     .option("--sha <sha>", "analyse this commit instead of the pinned one")
     .option("--out <dir>", "write datasets here instead of the config's output folder")
     .addOption(new Option("--force", "write a new version even when the newest one is up to date").default(false))
     .addOption(new Option("--carry <mode>", "the most the run may take from the parent version (the output is the same)").choices(["whole", "partial", "none"]).default("whole"))
     .option("--threads <n>", "threads to extract on, the calling thread and n - 1 parse threads (default: 1, with tree-sitter parsing beside it on libuv's thread pool); the output is the same for any number", parseThreads)
-    .action(async (opts: { config: string; target?: string; source?: string; sha?: string; out?: string; force: boolean; carry: "whole" | "partial" | "none"; threads?: number }) => {
-      const reporter = await progressReporter();
+    .addOption(new Option("--json", "print a report of what each target's run wrote (version, previous version, counts, folder, or the error) as JSON").default(false))
+    .addOption(new Option("--quiet", "print no progress").default(false))
+    .action(async (opts: { config: string; target?: string; source?: string; sha?: string; out?: string; force: boolean; carry: "whole" | "partial" | "none"; threads?: number; json: boolean; quiet: boolean }) => {
+      const reporter = await progressReporter(opts.quiet);
       try {
-        const result = await run({ configPath: opts.config, target: opts.target, source: opts.source, sha: opts.sha, out: opts.out, force: opts.force, carry: opts.carry, threads: opts.threads, log: reporter.log, progress: reporter.progress, beforeLargeTree: () => setFlagsFromString(LARGE_TREE_V8_FLAGS) });
+        const report = await runTargets({ configPath: opts.config, target: opts.target, source: opts.source, sha: opts.sha, out: opts.out, force: opts.force, carry: opts.carry, threads: opts.threads, log: reporter.log, progress: reporter.progress, beforeLargeTree: () => setFlagsFromString(LARGE_TREE_V8_FLAGS), debug: debugging() });
         reporter.stop();
-        if (result.status === "written" && result.manifest) {
-          const c = result.manifest.counts;
-          process.stdout.write(`${result.repo} ${result.version}: ${c.records} records from ${c.sites} sites in ${c.filesRead} files → ${result.dir}\n`);
-        } else {
-          process.stdout.write(`${result.repo} ${result.version}: up to date\n`);
-        }
+        // Note: one target's error is printed as any command's; of several, each names its target.
+        const several = report.targets.length > 1;
+        for (const t of report.targets) if (t.error !== null) process.stderr.write(several ? `${t.repo}: ${t.error}\n` : `${t.error}\n`);
+        const lines = reportLines(report).filter((_, i) => several || report.targets[i]!.error === null);
+        if (opts.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+        else if (lines.length > 0) process.stdout.write(`${lines.join("\n")}\n`);
+        if (report.failed > 0) process.exitCode = reportExitCode(report);
       } finally {
         reporter.stop();
       }
+    });
+
+  cli
+    .command("targets")
+    .description("list the config's targets (repo, pinned SHA, url); --json prints one line of JSON, for a CI matrix")
+    .option("--config <file>", "configuration file", "config.json")
+    .addOption(new Option("--json", "print the targets as a JSON array on one line").default(false))
+    .action(async (opts: { config: string; json: boolean }) => {
+      const targets = await listTargets(opts.config);
+      process.stdout.write(opts.json ? `${JSON.stringify(targets)}\n` : `${targetLines(targets).join("\n")}\n`);
     });
 
   cli
@@ -96,12 +128,16 @@ export function program(): Command {
     .option("--config <file>", "configuration file, for the default output folder and repository (default: config.json when there is one)")
     .option("--repo <owner/name>", "which target's datasets (default: the first)")
     .option("--out <dir>", "read datasets here instead of the config's output folder")
-    .addOption(new Option("--format <format>", "output format").choices(["markdown", "json"]).default("markdown"))
+    .addOption(new Option("--format <format>", "output format: markdown, the diff as JSON, or SARIF 2.1.0 of the added records").choices(["markdown", "json", "sarif"]).default("markdown"))
+    .option("--run <file>", "compare what the run of this report (`run --json`) wrote with the newest version before it; says so when it wrote nothing or failed")
+    .addOption(new Option("--compact", "markdown for a pull request comment: changed and moved records counted, under 65,536 characters").default(false))
+    .option("--max-entries <n>", "list at most n entries per class in markdown (default: all; 50 with --compact)", parseCount)
     .addOption(new Option("--exit-code", "exit with 1 when there are differences").default(false))
-    .action(async (oldName: string | undefined, newName: string | undefined, opts: { config?: string; repo?: string; out?: string; format: "markdown" | "json"; exitCode: boolean }) => {
-      const diff = await diffVersions({ configPath: opts.config, repo: opts.repo, out: opts.out, old: oldName, new: newName });
-      process.stdout.write(opts.format === "json" ? `${JSON.stringify(diff, null, 2)}\n` : renderMarkdown(diff));
-      if (opts.exitCode && hasDifferences(diff)) process.exitCode = 1;
+    .option("--fail-on <classes>", `exit with 1 when the diff has records of these classes (comma-separated: ${FAIL_ON.join(", ")})`, parseFailOn)
+    .action(async (oldName: string | undefined, newName: string | undefined, opts: { config?: string; repo?: string; out?: string; format: "markdown" | "json" | "sarif"; run?: string; compact: boolean; maxEntries?: number; exitCode: boolean; failOn?: FailOn[] }) => {
+      const report = await diffReport({ configPath: opts.config, repo: opts.repo, out: opts.out, old: oldName, new: newName, format: opts.format, run: opts.run, compact: opts.compact, maxEntries: opts.maxEntries, toolVersion: packageVersion() });
+      process.stdout.write(report.text);
+      if ((opts.exitCode && report.diffs.some(hasDifferences)) || (opts.failOn !== undefined && failsOn(report.diffs, opts.failOn))) process.exitCode = 1;
     });
 
   cli
@@ -179,11 +215,12 @@ export function program(): Command {
 const EXIT_HELP = `
 Exit status:
   ${EXIT.ok}  success
-  ${EXIT.finding}  a finding: diff --exit-code found differences, match found no record
+  ${EXIT.finding}  a finding: diff --exit-code or --fail-on found differences, match found no record
   ${EXIT.input}  bad input: the command line, the config, a source, SHA or version that is not
      there, data in the output that is damaged or not error-catalog's
   ${EXIT.failure}  a failure that is not the input's: git, the network, the disk, another run
-     holding a lock for too long, a bug`;
+     holding a lock for too long, a bug
+  run without --target exits with the highest status of the targets that failed`;
 
 /**
  * V8 optimises a function later than by default (`--interrupt-budget`, in units of work before a

@@ -1,6 +1,6 @@
 /**
- * Stage diff: what changed between two dataset versions, and how a reviewer reads it. Pure:
- * datasets in, a `Diff` (schemas/diff.schema.json) or its markdown out.
+ * Stage diff: what changed between two dataset versions. Pure:
+ * datasets in, a `Diff` (schemas/diff.schema.json) out; diff-markdown.ts and sarif.ts render it.
  *
  * Classes, for records by id:
  * - in both versions: `changed` when the content (`contentOf`, see build.ts) or the occurrences'
@@ -82,7 +82,7 @@ function sideOf(side: (Dataset & { readonly version: string }) | null): DiffSide
 
 function refOf(e: Envelope): DiffRecord {
   const r = e.record;
-  return { id: r.id, errorMessage: r.errorMessage, messagePattern: r.messagePattern, filePath: r.filePath, lineNumber: r.lineNumber, githubUrl: r.githubUrl, occurrences: e.occurrences.length };
+  return { id: r.id, errorMessage: r.errorMessage, messagePattern: r.messagePattern, kind: e.occurrences[0]!.kind, filePath: r.filePath, lineNumber: r.lineNumber, githubUrl: r.githubUrl, occurrences: e.occurrences.length };
 }
 
 /** The content fields that differ, in record order, then `occurrences` when kinds or contexts differ. */
@@ -270,138 +270,3 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Markdown
-// ---------------------------------------------------------------------------------------------
-
-/** GitHub's limit for a job summary is 1 MiB; this leaves room for other steps' lines. */
-export const MARKDOWN_BUDGET = 900 * 1024;
-
-/** Limits of the markdown rendering. */
-export interface MarkdownOptions {
-  /** At most this many entries per class (default 200). */
-  readonly maxPerClass?: number;
-  /** At most this many UTF-8 bytes in all (default `MARKDOWN_BUDGET`). */
-  readonly maxBytes?: number;
-}
-
-/**
- * The diff for people: a heading, a summary table of counts, then one section per non-empty class
- * with links to the permalinks at both SHAs. Long lists are cut, saying how many entries were
- * left out, so the text stays under `maxBytes`. Pure.
- */
-export function renderMarkdown(diff: Diff, options: MarkdownOptions = {}): string {
-  const maxPerClass = options.maxPerClass ?? 200;
-  const maxBytes = options.maxBytes ?? MARKDOWN_BUDGET;
-  const c = diff.counts;
-  const oldName = diff.old.version === null ? "(nothing)" : `${diff.old.version} (\`${diff.old.sha!.slice(0, 12)}\`)`;
-  const head = [
-    `## error-catalog: ${diff.repo}`,
-    "",
-    `${oldName} → ${diff.new.version} (\`${diff.new.sha!.slice(0, 12)}\`): ${diff.old.records} → ${diff.new.records} records`,
-    "",
-    "| class | records |",
-    "| --- | ---: |",
-    `| added | ${c.added} |`,
-    `| removed | ${c.removed} |`,
-    `| changed | ${c.changed} |`,
-    `| moved | ${c.moved} |`,
-    `| reworded | ${c.reworded} |`,
-    `| unchanged | ${c.unchanged} |`,
-    "",
-  ];
-  // Note: the JSON lists are sorted by id (stable); people read by file, so markdown sorts by place.
-  const byPlace = <T>(place: (x: T) => DiffRecord) => (x: T, y: T) => compare(place(x).filePath, place(y).filePath) || place(x).lineNumber - place(y).lineNumber || compare(place(x).id, place(y).id);
-  const message = (r: DiffRecord) => code(r.errorMessage || r.messagePattern);
-  const sections: { title: string; lines: string[] }[] = [
-    { title: "Added", lines: [...diff.added].sort(byPlace((r) => r)).map((r) => `- ${message(r)} at ${link(r)}`) },
-    { title: "Removed", lines: [...diff.removed].sort(byPlace((r) => r)).map((r) => `- ${message(r)} was at ${link(r)}`) },
-    {
-      title: "Reworded",
-      lines: [...diff.reworded].sort(byPlace((r) => r.new)).map((r) => {
-        // Note: the same message with another pattern is a change of kind (`panic!` → `unreachable!`): show the patterns.
-        const [a, b] = r.old.errorMessage === r.new.errorMessage ? [code(r.old.messagePattern), code(r.new.messagePattern)] : [message(r.old), message(r.new)];
-        return `- ${a} → ${b}: ${link(r.old)} → ${link(r.new)}`;
-      }),
-    },
-    {
-      title: "Changed",
-      lines: [...diff.changed].sort(byPlace((r) => r.new)).map((r) => `- ${message(r.new)}: ${r.fields.map(describeChange).join(", ")}; ${link(r.old)} → ${link(r.new)}`),
-    },
-    { title: "Moved", lines: [...diff.moved].sort(byPlace((r) => r.new)).map((r) => `- ${message(r.new)}: ${link(r.old)} → ${link(r.new)}`) },
-  ];
-
-  const out = [...head];
-  let bytes = byteLength(out.join("\n"));
-  const closing = "\n_Long lists are cut (a job summary holds at most 1 MiB); `error-catalog diff --format json` has every entry._\n";
-  let cut = false;
-  for (const section of sections) {
-    if (section.lines.length === 0) continue;
-    const header = ["", `### ${section.title} (${section.lines.length})`, ""];
-    const reserve = 200 + byteLength(closing);
-    if (bytes + byteLength(header.join("\n")) + reserve > maxBytes) {
-      out.push("", `### ${section.title} (${section.lines.length})`, "", `- … ${section.lines.length} not shown`);
-      cut = true;
-      continue;
-    }
-    out.push(...header);
-    bytes += byteLength(header.join("\n")) + 1;
-    let shown = 0;
-    for (const line of section.lines) {
-      if (shown >= maxPerClass || bytes + byteLength(line) + 1 + reserve > maxBytes) break;
-      out.push(line);
-      bytes += byteLength(line) + 1;
-      shown++;
-    }
-    if (shown < section.lines.length) {
-      out.push(`- … and ${section.lines.length - shown} more`);
-      bytes += 40;
-      cut = true;
-    }
-  }
-  if (!hasDifferences(diff)) out.push("No differences.");
-  return `${out.join("\n").replace(/\n+$/, "")}\n${cut ? closing : ""}`;
-}
-
-/** One changed field, short: short values in full, the excerpt as a count of lines that differ. */
-function describeChange(f: DiffFieldChange): string {
-  if (f.field === "occurrences") return `occurrences ${(f.old ?? []).length} → ${(f.new ?? []).length}`;
-  if (f.field === "sourceCode" && typeof f.old === "string" && typeof f.new === "string") {
-    const before = f.old.split("\n");
-    const after = f.new.split("\n");
-    const left = new Map<string, number>();
-    for (const l of before) left.set(l, (left.get(l) ?? 0) + 1);
-    let kept = 0;
-    for (const l of after) {
-      const n = left.get(l) ?? 0;
-      if (n > 0) left.set(l, n - 1), kept++;
-    }
-    return `source excerpt (${after.length - kept} of ${after.length} lines new)`;
-  }
-  if (typeof f.old === "string" && typeof f.new === "string" && f.old.length + f.new.length <= 240) return `${f.field} ${code(f.old)} → ${code(f.new)}`;
-  return f.field;
-}
-
-/** `[path:line](permalink)`. */
-function link(r: DiffRecord): string {
-  return `[${escapeText(`${r.filePath}:${r.lineNumber}`)}](${r.githubUrl})`;
-}
-
-/** An inline code span for a message: one line, at most 120 characters, backticks fenced safely. */
-function code(text: string): string {
-  let one = text.replace(/\r?\n/g, "⏎");
-  if (one.length > 120) one = `${one.slice(0, 119)}…`;
-  if (one === "") return "(empty message)";
-  const ticks = Math.max(0, ...[...one.matchAll(/`+/g)].map((m) => m[0].length)) + 1;
-  const fence = "`".repeat(ticks);
-  const pad = one.startsWith("`") || one.endsWith("`") ? " " : "";
-  return `${fence}${pad}${one}${pad}${fence}`;
-}
-
-function escapeText(text: string): string {
-  return text.replace(/([\\`*_[\]<>|])/g, "\\$1");
-}
-
-function byteLength(text: string): number {
-  return Buffer.byteLength(text, "utf8");
-}

@@ -54,6 +54,10 @@ export interface RunResult {
   readonly status: "written" | "up-to-date";
   readonly repo: string;
   readonly version: string;
+  /** The analysed commit. */
+  readonly sha: string;
+  /** The newest version before this run (the same as `version` when up to date), null when there was none. */
+  readonly previous: string | null;
   /** The version folder. */
   readonly dir: string;
   readonly manifest: Manifest | null;
@@ -63,7 +67,12 @@ export interface RunResult {
  * The pipeline's version, as written into manifests and compared for "up to date": the package
  * version, then the extractor's and the analyzer's (`0.1.0+x8.a1`).
  */
-export const PIPELINE_VERSION = `${(JSON.parse(readFileSync(path.join(packageRoot(), "package.json"), "utf8")) as { version: string }).version}+x${EXTRACTOR_VERSION}.a${ANALYZER_VERSION}`;
+export const PIPELINE_VERSION = `${packageVersion()}+x${EXTRACTOR_VERSION}.a${ANALYZER_VERSION}`;
+
+/** The package's version (`0.1.0`), as `--version` prints it. Reads package.json. */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(path.join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
+}
 
 /** Runs the pipeline for one target and writes a dataset version (unless it is up to date). */
 export async function run(options: RunOptions = {}): Promise<RunResult> {
@@ -78,7 +87,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   const newest = index.versions.at(-1);
   if (!options.force && newest && newest.sha === target.sha && newest.configHash === settings.configHash && newest.pipelineVersion === PIPELINE_VERSION) {
     log(`${target.repo} at ${target.sha.slice(0, 12)} is up to date (version ${newest.version}); use --force to write a new version`);
-    return { status: "up-to-date", repo: target.repo, version: newest.version, dir: path.join(repoDir(outDir, target.repo), newest.version), manifest: null };
+    return { status: "up-to-date", repo: target.repo, version: newest.version, sha: target.sha, previous: newest.version, dir: path.join(repoDir(outDir, target.repo), newest.version), manifest: null };
   }
   const cacheFile = extractCachePath(settings.cacheDir, target.repo);
   // Note: the extraction cache and the newest version, most often the parent, are read while git
@@ -171,5 +180,5 @@ async function writeNew(settings: RunSettings, index: VersionsIndex, parent: Ver
   // Note: the cache file goes to disk while the version is written; it is put in place after.
   void writer?.sync().catch(() => {});
   const dir = await writeVersion(outDir, { manifest, records: version.records }, entry);
-  return { status: "written", repo: target.repo, version: name, dir, manifest };
+  return { status: "written", repo: target.repo, version: name, sha: target.sha, previous: index.versions.at(-1)?.version ?? null, dir, manifest };
 }

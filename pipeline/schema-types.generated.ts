@@ -177,6 +177,8 @@ export interface DiffRecord {
   errorMessage: string;
   /** The record's pattern. */
   messagePattern: string;
+  /** The construct at the record's own site (its first occurrence's kind). */
+  kind: SiteKind;
   /** The record's file in that version. */
   filePath: string;
   /** The record's line in that version. */
@@ -641,6 +643,36 @@ export interface CatalogRecord {
   contentChangedAt: string;
   /** The version of this schema. */
   schemaVersion: 2;
+}
+
+/** What `error-catalog run --json` prints: one entry per target run, in config order (`diff --run` reads it back). */
+export interface RunReport {
+  /** The targets run, in config order. */
+  targets: TargetReport[];
+  /** How many targets failed. */
+  failed: number;
+}
+
+/** What one target's run did. */
+export interface TargetReport {
+  /** The target as `owner/name`. */
+  repo: string;
+  /** `written`: a new version; `up-to-date`: nothing written; `failed`: the run stopped (`error`). */
+  status: "written" | "up-to-date" | "failed";
+  /** The version written, or the newest one when up to date; null when failed. */
+  version: string | null;
+  /** The newest version before this run (the same as `version` when up to date); null when there was none or the run failed. */
+  previous: string | null;
+  /** The analysed commit; null when failed. */
+  sha: string | null;
+  /** The version folder; null when failed. */
+  dir: string | null;
+  /** The written version's counts (its manifest's); only when written. */
+  counts?: ManifestCounts;
+  /** The error as the command prints it; null unless failed. */
+  error: string | null;
+  /** The exit status the error maps to (2 bad input, 3 another failure); 0 unless failed. */
+  exitCode: number;
 }
 
 /** The dataset versions made for one repository. */

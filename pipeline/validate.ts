@@ -11,7 +11,7 @@ import * as validators from "./validators.generated.js";
 export type Validation<T> = { ok: true; value: T } | { ok: false; errors: string[] };
 
 /** The schemas validate() knows, by file name: `schemas/<id>.schema.json`. */
-export type SchemaId = "record.v2" | "envelope.v2" | "manifest" | "versions" | "config" | "diff";
+export type SchemaId = "record.v2" | "envelope.v2" | "manifest" | "versions" | "config" | "diff" | "run-report";
 
 interface ValidateFunction {
   (data: unknown): boolean;
@@ -27,6 +27,7 @@ const VALIDATORS: Record<SchemaId, ValidateFunction> = {
   versions: validators.versions,
   config: validators.config,
   diff: validators.diff,
+  "run-report": validators.run_report,
 };
 
 /**

@@ -7,7 +7,8 @@ import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { before, describe, test } from "node:test";
-import { diffDatasets, hasDifferences, messageSimilarity, renderMarkdown } from "../pipeline/diff.js";
+import { diffDatasets, hasDifferences, messageSimilarity } from "../pipeline/diff.js";
+import { COMPACT_BUDGET, renderMarkdown } from "../pipeline/diff-markdown.js";
 import { packageRoot } from "../pipeline/paths.js";
 import { diffVersions } from "../pipeline/commands/diff.js";
 import { run } from "../pipeline/run.js";
@@ -102,28 +103,68 @@ describe("rewording needs the same place", () => {
 });
 
 describe("markdown", () => {
-  test("a summary table first, then each class with links at both SHAs", () => {
+  test("a summary table first, then each class: the message as text and one short link", () => {
     const md = renderMarkdown(diff);
     const lines = md.split("\n");
     const table = lines.indexOf("| class | records |");
     assert.ok(table > 0 && table < lines.findIndex((l) => l.startsWith("### ")), "the table comes before the sections");
     for (const row of ["| added | 1 |", "| removed | 1 |", "| changed | 1 |", "| moved | 1 |", "| reworded | 1 |", "| unchanged | 1 |"]) assert.ok(lines.includes(row), row);
-    const moved = lines.find((l) => l.includes("A shape needs at least one dimension."));
-    assert.equal(moved, `- \`A shape needs at least one dimension.\`: [src/shape.rs:5](https://github.com/example/history/blob/${SHA1}/src/shape.rs#L3-L7) → [src/shape.rs:9](https://github.com/example/history/blob/${SHA2}/src/shape.rs#L7-L11)`);
-    assert.ok(lines.includes("- `Dimension is out of bounds for this shape.` → `Dimension is out of range for this shape.`: " + `[src/shape.rs:13](https://github.com/example/history/blob/${SHA1}/src/shape.rs#L11-L15) → [src/shape.rs:17](https://github.com/example/history/blob/${SHA2}/src/shape.rs#L15-L19)`));
-    // read_all's excerpt: the `let` and `expect` lines differ, and the blank line after the function is new (the file goes on now).
-    assert.ok(md.includes("source excerpt (3 of 5 lines new)"));
+    const blob = (sha: string, file: string, line: number) => `https://github.com/example/history/blob/${sha}/${file}#L${line}`;
+    assert.ok(lines.includes(`- \`The cache directory must be set\` [src/io.rs:13](${blob(SHA2, "src/io.rs", 13)})`), md);
+    assert.ok(lines.includes(`- \`Could not open the config file.\` was at [src/io.rs:5](${blob(SHA1, "src/io.rs", 5)})`), md);
+    assert.ok(lines.includes(`- \`Dimension is out of bounds for this shape.\` → \`Dimension is out of range for this shape.\` [src/shape.rs:17](${blob(SHA2, "src/shape.rs", 17)})`), md);
+    assert.ok(lines.includes(`- \`A shape needs at least one dimension.\` src/shape.rs:5 → [src/shape.rs:9](${blob(SHA2, "src/shape.rs", 9)})`), md);
+    for (const line of lines.filter((l) => l.startsWith("- "))) assert.ok(line.split("](").length <= 2, `one link: ${line}`);
+    // The move is folded; the changed record is listed under what changed.
+    const moved = lines.indexOf("### Moved (1)");
+    assert.deepEqual(lines.slice(moved + 2, moved + 4), ["<details>", "<summary>only their location changed</summary>"]);
+    assert.ok(lines.some((l) => l.startsWith("| source excerpt") && l.endsWith(" | 1 |")), md);
   });
 
-  test("long lists are cut with a count of what was left out, under the byte budget", () => {
-    const many: Diff = { ...diff, added: Array.from({ length: 500 }, (_, i) => ({ ...diff.added[0]!, id: i.toString(16).padStart(16, "0"), lineNumber: i + 1 })) };
-    many.counts = { ...many.counts, added: 500 };
-    const md = renderMarkdown(many, { maxPerClass: 10 });
-    assert.ok(md.includes("### Added (500)"));
-    assert.ok(md.includes("- … and 490 more"));
+  test("the message is the record's text, not its pattern: no regex escapes, white space as one space", () => {
+    const r = { ...diff.added[0]!, errorMessage: "Shape mismatch:\n  left {}\n  right {}.", messagePattern: "^Shape mismatch:\\n  left .*\\n  right .*\\.$" };
+    const md = renderMarkdown({ ...diff, added: [r] });
+    assert.ok(md.includes("- `Shape mismatch: left {} right {}.` ["), md);
+    assert.ok(!md.includes("\\."), "no escape of the pattern");
+  });
+
+  test("changed records are grouped by what changed; those whose message and sites are the same are folded", () => {
+    const base = diff.changed[0]!;
+    const changed = (id: string, fields: string[]) => ({ ...base, id, new: { ...base.new, id }, fields: fields.map((field) => ({ field, old: "a", new: "b" })) });
+    const d: Diff = {
+      ...diff,
+      changed: [changed("0000000000000001", ["sourceCode"]), changed("0000000000000002", ["errorMessage", "messagePattern", "documentation"]), changed("0000000000000003", ["sourceCode"]), changed("0000000000000004", ["sourceCode", "tags", "solutions"])],
+      counts: { ...diff.counts, changed: 4 },
+    };
+    const lines = renderMarkdown(d).split("\n");
+    assert.ok(lines.includes("| the source excerpt only | 2 |"), lines.join("\n"));
+    assert.ok(lines.includes("| message, explanation | 1 |"));
+    assert.ok(lines.includes("| source excerpt, explanation | 1 |"));
+    for (const summary of ["the source excerpt only (2)", "source excerpt, explanation (1)"]) {
+      const at = lines.indexOf(`<summary>${summary}</summary>`);
+      assert.ok(at > 0 && lines[at - 1] === "<details>", summary);
+    }
+    assert.ok(lines.includes("**message, explanation** (1)"), "a changed message is not folded");
+    assert.ok(lines.some((l) => l.endsWith(": errorMessage `a` → `b`")), "the message's old and new text; not the pattern");
+    const compact = renderMarkdown(d, { compact: true });
+    assert.ok(compact.includes("| the source excerpt only | 2 |") && !compact.includes("<details>"), "compact: folded groups counted, not listed");
+    assert.ok(compact.includes("**message, explanation** (1)"), "compact: a changed message is listed");
+  });
+
+  test("--max-entries cuts each list with a count; the compact form fits a pull request comment", () => {
+    const long = "The tensor shapes must agree on every axis but the concatenated one; ".repeat(4);
+    const many: Diff = { ...diff, added: Array.from({ length: 3000 }, (_, i) => ({ ...diff.added[0]!, errorMessage: `${long}${i}`, id: i.toString(16).padStart(16, "0"), lineNumber: i + 1 })) };
+    many.counts = { ...many.counts, added: 3000 };
+    const cut = renderMarkdown(many, { maxEntries: 10 });
+    assert.ok(cut.includes("### Added (3000)"));
+    assert.ok(cut.includes("- … and 2990 more"));
+    assert.equal(cut.split("\n").filter((l) => l.includes("The tensor shapes")).length, 10);
+    const compact = renderMarkdown(many, { compact: true, maxEntries: 3000 });
+    assert.ok(compact.length <= 65_536 && compact.length <= COMPACT_BUDGET, `${compact.length} characters`);
+    assert.match(compact, /- … and \d+ more/);
+    assert.ok(compact.includes("| added | 3000 |"));
     const small = renderMarkdown(many, { maxBytes: 4000 });
     assert.ok(Buffer.byteLength(small) <= 4000, `${Buffer.byteLength(small)} bytes`);
-    assert.match(small, /- … and \d+ more/);
   });
 });
 

@@ -84,7 +84,7 @@ function reference(removed: readonly Envelope[], added: readonly Envelope[]): Di
   for (const c of candidates) {
     if (used.has(c.a.record.id) || used.has(c.b.record.id)) continue;
     used.add(c.a.record.id).add(c.b.record.id);
-    const ref = (e: Envelope) => ({ id: e.record.id, errorMessage: e.record.errorMessage, messagePattern: e.record.messagePattern, filePath: e.record.filePath, lineNumber: e.record.lineNumber, githubUrl: e.record.githubUrl, occurrences: 1 });
+    const ref = (e: Envelope) => ({ id: e.record.id, errorMessage: e.record.errorMessage, messagePattern: e.record.messagePattern, kind: e.occurrences[0]!.kind, filePath: e.record.filePath, lineNumber: e.record.lineNumber, githubUrl: e.record.githubUrl, occurrences: 1 });
     pairs.push({ old: ref(c.a), new: ref(c.b), similarity: Math.round(c.similarity * 1000) / 1000 });
   }
   return pairs.sort((x, y) => order(x.old.id, y.old.id));
