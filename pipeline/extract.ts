@@ -21,12 +21,13 @@ import { type FlatTree, type ParseTree, parseTree, type Range } from "./parse.js
 import { Lines, namedChildSpans, TreeView, type ViewNode } from "./tree-view.js";
 import { callsOf, FileSources, type SourcedMessage } from "./sources/file.js";
 import type { FileSites, Site, SiteContext, SiteFacts } from "./types.js";
+import { type ModuleScan, scanModules } from "./workspace/modules.js";
 
 /** What extraction hands the lexer pass (`layoutOf`) to tell test attributes: the table's one predicate. */
 export { isTestAttribute } from "./rust/index.js";
 
 /** Bumped whenever extraction can give other sites for the same text (it keys the cache). */
-export const EXTRACTOR_VERSION = 12;
+export const EXTRACTOR_VERSION = 13;
 
 const MACRO_NAMES = [...MACRO_RULES.keys()].sort((a, b) => b.length - a.length);
 const CANDIDATE = new RegExp(`\\b(${MACRO_NAMES.join("|")})\\s*!|\\.\\s*(${[...METHOD_RULES.keys()].join("|")})\\s*\\(|${RETURNED_CANDIDATE}`, "dg");
@@ -128,7 +129,7 @@ export function startFile(file: { readonly path: string; readonly blob: string; 
       });
       const sites = found.filter((site) => site !== null);
       forgetIndexedWords();
-      return { path: file.path, blob: file.blob, sites, parseErrors: view?.hasError ?? false, parsed: view !== null, testModules: testModuleNames(text), ...sources.facts(found) };
+      return { path: file.path, blob: file.blob, sites, parseErrors: view?.hasError ?? false, parsed: view !== null, testModules: testModuleNames(text), ...modulesOf(text), ...sources.facts(found) };
     },
   };
 }
@@ -162,7 +163,13 @@ function callersIn(text: string, layout: Layout, takes: ReadonlySet<Spot> | null
 
 /** What a file without candidate text yields: no sites, no parse, its test-module declarations. */
 export function extractUnparsed(file: { readonly path: string; readonly blob: string; readonly text: string }): FileSites {
-  return { path: file.path, blob: file.blob, sites: [], parseErrors: false, parsed: false, testModules: testModuleNames(file.text), ...callsOf(file.text) };
+  return { path: file.path, blob: file.blob, sites: [], parseErrors: false, parsed: false, testModules: testModuleNames(file.text), ...modulesOf(file.text), ...callsOf(file.text) };
+}
+
+/** The file's `mod` items and item-wrapping macros (`scanModules`), as a field only when there are any. */
+function modulesOf(text: string): { modules?: ModuleScan } {
+  const scan = scanModules(text);
+  return scan.mods.length === 0 && scan.macros.length === 0 ? {} : { modules: scan };
 }
 
 /**

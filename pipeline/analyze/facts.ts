@@ -8,7 +8,7 @@
  * `TreeView`, so what one site reads from a shared ancestor (the function, the impl, a match arm,
  * cfg gates) the next site of the file finds there.
  */
-import type { Condition, FunctionFact, ItemFact, MatchArm, ParamFact, SiteFacts } from "../schema-types.generated.js";
+import type { Condition, FunctionFact, ItemFact, MacroUse, MatchArm, ParamFact, SiteFacts } from "../schema-types.generated.js";
 import { chain, type Hit, type Item, itemAt, type Layout, layoutOf } from "../layout.js";
 import { cfgPredicateText, type Rule } from "../rust/index.js";
 import { isAsciiWord, isSpace, readDelimited, skipTrivia, splitArgs, type Token, tokenize } from "../tokens.js";
@@ -35,6 +35,7 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
   const conditions: Condition[] = [];
   let fn: ViewNode | null = null;
   let macro: string | null = null;
+  let macroPath: MacroUse[] = [];
   /** Where the outermost step of the path condition starts (the site itself when there is none). */
   let outerStart = node.start;
 
@@ -47,7 +48,10 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
     const stepsBefore = conditions.length;
     switch (a.type) {
       case "macro_invocation":
-        if (k > 1 && macro === null) macro = a.field("macro")?.text ?? null;
+        if (k > 1 && macro === null) {
+          macroPath = macroPathAt(a, node.start);
+          macro = macroPath.at(-1)?.name ?? a.field("macro")?.text ?? null;
+        }
         break;
       case "macro_rule": {
         const left = a.field("left");
@@ -139,11 +143,45 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
     gates: [...new Set(gates)],
     conditions,
     macro,
+    // Note: listed only when it says more than `macro` (a nested call, or a body's own `#![…]`).
+    ...(macroPath.length > 1 || macroPath[0]?.attribute != null ? { macroPath } : {}),
     callers: functionFact === undefined ? [] : [...callers(functionFact.name)],
     boundInside: [...new Set([...inside.matchAll(LET)].flatMap((m) => boundNames(m[1]!)))].sort(),
     exitInPath: EXIT.test(inside),
     exitBeforePath: EXIT.test(code(text.slice(bodyStart, outerStart))),
   };
+}
+
+/**
+ * The macro invocations whose tokens hold offset `at`, outermost first: `invocation` itself
+ * (a macro call the tree shows) and the `name!(…)` calls inside its flat token tree around `at`,
+ * each with the text of a `#![…]` opening its body (`feature! { #![any(…)] … }`).
+ * Note: tree-sitter leaves a macro's arguments as flat tokens; the lexer finds the calls in them.
+ */
+function macroPathAt(invocation: ViewNode, at: number): MacroUse[] {
+  const text = invocation.view.text;
+  const tokens = invocation.memo("macroTokens", () => tokenize(text.slice(invocation.start, invocation.end)));
+  const base = invocation.start;
+  const stack: (MacroUse | null)[] = [];
+  for (let i = 0; i < tokens.length && tokens[i]!.start + base < at; i++) {
+    const t = tokens[i]!;
+    if (t.kind === "open") {
+      const named = i >= 2 && tokens[i - 1]!.text === "!" && tokens[i - 2]!.kind === "ident";
+      let attribute: string | null = null;
+      if (named && tokens[i + 1]?.text === "#" && tokens[i + 2]?.text === "!" && tokens[i + 3]?.text === "[") {
+        let depth = 0;
+        for (let j = i + 3; j < tokens.length; j++) {
+          if (tokens[j]!.kind === "open") depth++;
+          else if (tokens[j]!.kind === "close" && --depth === 0) {
+            if (j > i + 4) attribute = text.slice(base + tokens[i + 4]!.start, base + tokens[j - 1]!.end).replace(/\s+/g, " ");
+            break;
+          }
+        }
+      }
+      stack.push(named ? { name: tokens[i - 2]!.text, attribute } : null);
+    } else if (t.kind === "close") stack.pop();
+  }
+  return stack.filter((m): m is MacroUse => m !== null);
 }
 
 /** A `return`, `break`, `continue` or `?` operator: the function or loop may be left there. */

@@ -26,6 +26,7 @@ import type { Condition, Envelope, FunctionFact, RecordFacts, SiteFacts, SiteKin
 import { errorTypeOf } from "../sources/returned.js";
 import { generateGuards, type Guards } from "./guard.js";
 import { headPaths } from "./rust.js";
+import { type PlaceFacts, withPlace } from "../workspace/place.js";
 
 type Strategy = "type-guard" | "validate-input" | "fix-invariant" | "implement-missing" | "catch-unwind" | "handle-error";
 
@@ -60,7 +61,7 @@ export interface Peer {
 /** The facts of a record whose site has none (e.g. an extraction cache written before facts existed). */
 export const EMPTY_FACTS: SiteFacts = { items: [], gates: [], conditions: [], macro: null, callers: [], boundInside: [], exitInPath: false, exitBeforePath: false };
 
-/** Crate and module of a file by Cargo's layout: `crates/x/src/a/b.rs` → `x`, `a::b`. */
+/** Crate and module of a file by its folders alone (`crates/x/src/a/b.rs` → `x`, `a::b`): a key of the folder's crate where no layout is at hand (sources/wrappers.ts); records name the package and module the workspace's layout gives (`placeFacts`). */
 export function crateAndModule(path: string): { crate: string | null; module: string | null } {
   const parts = path.split("/");
   const at = parts.findLastIndex((p, i) => i < parts.length - 1 && (p === "src" || p === "tests" || p === "benches" || p === "examples"));
@@ -73,9 +74,9 @@ export function crateAndModule(path: string): { crate: string | null; module: st
   return { crate, module: rest.join("::") };
 }
 
-/** The record facts: the site's, with crate, module and the ids of records raised in the same function. */
-export function recordFacts(path: string, site: SiteFacts, sameFunction: readonly string[]): RecordFacts {
-  return { ...crateAndModule(path), ...site, sameFunction: [...sameFunction].sort() };
+/** The record facts: the site's, with what the workspace's layout says of its place (`placeFacts`) and the ids of records raised in the same function. */
+export function recordFacts(site: SiteFacts, place: PlaceFacts, sameFunction: readonly string[]): RecordFacts {
+  return { ...withPlace(site, place), sameFunction: [...sameFunction].sort() };
 }
 
 /** A snippet as a code span on one line: line breaks before `.`/`?`/closers and after openers dropped, other runs of white space made one space. */
@@ -167,6 +168,33 @@ function strategyOf(kind: SiteKind, facts: SiteFacts, guards: Guards): Strategy 
   return "validate-input";
 }
 
+/**
+ * The strategy's class tag; `unconditional` only when nothing gates or conditions the site: no
+ * `#[cfg]` on the way down (module or site), no other macro's tokens around it, and no step of
+ * the path condition (a loop may not run, a closure may not be called).
+ */
+function classTag(strategy: Strategy, facts: SiteFacts): string[] {
+  if (strategy === "catch-unwind" && (facts.macro !== null || facts.gates.length > 0 || facts.conditions.length > 0)) return [];
+  return [CLASS[strategy]];
+}
+
+/** "No branch …" for a site outside any other macro's tokens with no step between the function's entry and it; `gates` (as shown) limit it to the builds that compile it. */
+function noBranch(fnName: string, gates: string): string {
+  const sentence = `no branch, loop or closure lies between the entry of ${fnName} and the site: every call that gets there panics.`;
+  return gates === "" ? `${sentence[0]!.toUpperCase()}${sentence.slice(1)}` : `In builds where ${gates} holds, ${sentence}`;
+}
+
+/** What a panic in a proc-macro crate is to its users: an error of their compilation, with the message as rustc's help line. */
+function procMacroNote(crate: string | null, message: string): string {
+  return `${crate === null ? "This crate" : code(crate)} is a proc-macro crate: the panic happens inside rustc while it expands the macro in a user's crate, and that user sees a compile error (\`error: proc-macro derive panicked\` for a derive, \`error: custom attribute panicked\` for an attribute, \`error: proc macro panicked\` for a function-like macro) with \`= help: message: ${quoteMessage(message).slice(1, -1)}\`; no run-time code of theirs can catch it.`;
+}
+
+/** A solution that advises `catch_unwind` is no advice for a proc macro's panic (it ends the user's build): the input is what to change. */
+function withoutCatchUnwind(solution: string): string {
+  if (!solution.includes("catch_unwind")) return solution;
+  return "Change the macro's input (the item it is applied to, its attributes) so that expansion does not reach the panic; a proc macro's panic cannot be caught by the crate that uses it.";
+}
+
 /** Option/Result methods that call their closure argument only on None or Err. */
 const ERROR_HANDLERS = /\.\s*(?:unwrap_or_else|or_else|map_err|ok_or_else)\s*$/;
 
@@ -244,7 +272,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   if (steps.length > 0 && facts.macro === "macro_rules") doc.push(`Expansions contain it when ${steps.join(", then ")}.`);
   else if (steps.length > 0 && tokenTree) doc.push(`${inMacro} is reached with them when ${steps.join(", then ")}.`);
   else if (steps.length > 0) doc.push(`${after === null ? "It" : `${after[0]!.toUpperCase()}${after.slice(1)}, it`} is raised when ${steps.join(", then ")}.`);
-  else if (fn !== undefined) doc.push(`No branch, loop or closure lies between the entry of ${fnName} and the site: every call that gets there panics.`);
+  else if (fn !== undefined && facts.macro === null) doc.push(noBranch(fnName!, gates));
 
   // triggerScenarios
   const subject = fn === undefined ? (facts.items.length > 0 ? `In ${code(itemPath(facts))}` : "Here") : `In ${fnName}`;
@@ -270,7 +298,8 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
     situations.push(`${code(`fn ${fn.name}`)} is private to its module: users get there only through other code of the crate.`);
   }
   if (fn !== undefined) {
-    situations.push(facts.callers.length > 0 ? `In this file, ${facts.callers.map((c) => code(c)).join(", ")} ${facts.callers.length === 1 ? "calls" : "call"} a function named ${code(fn.name)}.` : `No other function in this file (outside tests) calls a function named ${code(fn.name)}.`);
+    // Note: callers are found by name; that none is found says nothing (a call through a macro, a function pointer or another file is not seen).
+    if (facts.callers.length > 0) situations.push(`In this file, ${facts.callers.map((c) => code(c)).join(", ")} ${facts.callers.length === 1 ? "calls" : "call"} a function named ${code(fn.name)} (a match by name, not a resolved call).`);
   }
   if (sameFunction.length > 0) situations.push(`The same function raises ${sameFunction.length === 1 ? "another catalogued panic" : `${sameFunction.length} other catalogued panics`}: ${sameFunction.slice(0, 4).map((p) => quoteMessage(p.message)).join("; ")}${sameFunction.length > 4 ? "; …" : ""}.`);
 
@@ -348,18 +377,21 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   const tags = ["rust", kind, ...(facts.crate === null ? [] : [facts.crate]), ...facts.gates.flatMap((g) => {
     const f = /^feature\s*=\s*"([^"]+)"$/.exec(g);
     return f ? [`feature-${f[1]}`] : g === "debug_assertions" ? ["debug-only"] : [];
-  }), CLASS[strategy], ...(facts.macro === null ? [] : ["in-macro"])];
+  }), ...classTag(strategy, facts), ...(facts.macro === null ? [] : ["in-macro"]), ...(facts.crateKind === "proc-macro" ? ["proc-macro"] : [])];
 
+  const procMacro = facts.crateKind === "proc-macro";
+  if (procMacro) doc.push(procMacroNote(facts.crate, message));
   return {
     documentation: doc.join(" "),
     triggerScenarios: trigger,
     commonSituations: situations.join(" "),
-    solutions,
+    solutions: procMacro ? solutions.map(withoutCatchUnwind) : solutions,
     exampleFix,
     handlingStrategy: strategy,
     validationCode: guards.validationCode,
     typeGuard: guards.typeGuard,
-    tryCatchPattern,
+    // Note: a proc macro's panic ends the user's compilation: there is no caller to catch it.
+    tryCatchPattern: procMacro ? null : tryCatchPattern,
     preventionTips: tips,
     tags: [...new Set(tags)],
     backgroundTag: backgroundOf(kind, strategy, facts),
