@@ -5,7 +5,7 @@
  * Expectations are written by hand from the fixture's files.
  */
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { before, describe, it } from "node:test";
 import { run } from "../pipeline/run.js";
@@ -13,7 +13,7 @@ import type { Envelope } from "../pipeline/schema-types.generated.js";
 import { readVersion } from "../pipeline/write.js";
 import { isManifest, moduleOf, placeOf, readWorkspace, scanModules, type WorkspaceLayout } from "../pipeline/workspace/index.js";
 import { writeConfig } from "./helpers/config.js";
-import { fixture, makeRepo } from "./helpers/git.js";
+import { fixture, makeRepo, tempDir } from "./helpers/git.js";
 
 const TREE = fixture("workspace", "tree");
 
@@ -84,6 +84,15 @@ describe("the workspace's layout", () => {
     assert.deepEqual(other.macros, []);
   });
 
+  it("compiles a file declared twice under other gates when either holds, and what it declares too", () => {
+    const text: Record<string, string> = { "src/lib.rs": "#[cfg(a)]\nmod s;\n#[cfg(not(a))]\n#[cfg(b)]\nmod s;\n", "src/s.rs": "mod w;\n", "src/s/w.rs": "" };
+    const files = Object.keys(text).map((p) => ({ path: p, modules: scanModules(text[p]!) }));
+    const { layout: l } = readWorkspace([{ path: "Cargo.toml", text: '[package]\nname = "twice"\n' }], files);
+    assert.deepEqual(placeOf(l, "src/s.rs").gates, ["any(a, all(not(a), b))"]);
+    assert.deepEqual(placeOf(l, "src/s/w.rs").gates, ["any(a, all(not(a), b))"]);
+    assert.equal(placeOf(l, "src/s/w.rs").module, "s::w");
+  });
+
   it("reports a manifest that is not TOML, and leaves its package out", () => {
     const { layout: l, problems } = readWorkspace([{ path: "bad/Cargo.toml", text: "[package\nname = 1" }], [{ path: "bad/src/lib.rs" }]);
     assert.equal(problems.length, 1);
@@ -152,5 +161,25 @@ describe("records of the fixture workspace", () => {
 
   it("name no caller as absent: a name match is said to be one", () => {
     for (const e of byMessage.values()) assert.ok(!/No other function in this file/.test(e.record.commonSituations ?? ""), e.record.errorMessage);
+  });
+});
+
+describe("a run after a change of the layout alone", () => {
+  it("takes nothing whole when a Cargo.toml changed, and the records say what it says now", async () => {
+    const second = path.join(tempDir(), "tree");
+    cpSync(TREE, second, { recursive: true });
+    writeFileSync(path.join(second, "crates/beta/Cargo.toml"), '[package]\nname = "beta-io"\nversion = "0.1.0"\ndescription = "Beta, described anew."\n');
+    // and a gate on a mod declaration in a file that holds no record's site
+    writeFileSync(path.join(second, "app/main.rs"), '#[cfg(feature = "cli")]\nmod cli;\n\nfn main() {}\n');
+    const repo = makeRepo([TREE, second]);
+    const at = (sha: string) => run({ configPath: writeConfig(repo.dir, sha), now: () => new Date("2026-02-01T00:00:00.000Z") });
+    await at(repo.shas[0]!);
+    const result = await at(repo.shas[1]!);
+    const { envelopes, manifest } = await readVersion(result.dir);
+    assert.notEqual(manifest.carry?.mode, "whole");
+    const beta = envelopes.find((e) => e.record.errorMessage === "inside beta")!;
+    assert.equal(beta.facts!.crateDescription, "Beta, described anew.");
+    const cli = envelopes.find((e) => e.record.errorMessage === "the app's cli failed")!;
+    assert.deepEqual(cli.facts!.gates, ['feature = "cli"']);
   });
 });

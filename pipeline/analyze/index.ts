@@ -28,7 +28,7 @@ export interface AnalyzeInput {
    * (its sites and their facts are what they were): only its peers are compared.
    */
   readonly carryFrom?: ReadonlyMap<string, Envelope>;
-  /** The workspace's packages and module tree (workspace/); absent: no file is in a package. */
+  /** The workspace's packages and module tree (workspace/); absent: no file is in a package, and a carried record's place is taken as it was. */
   readonly layout?: WorkspaceLayout;
 }
 
@@ -58,7 +58,7 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
   const previous = input.carryFrom;
   const layout = input.layout ?? NO_WORKSPACE;
   // Note: a record taken from the previous version keeps its facts only while its file stands where it stood (its package, module and their gates).
-  const stillPlaced = (e: Envelope) => samePlace(e.facts!, placeFacts(layout, e.record.filePath, e.facts!));
+  const stillPlaced = (e: Envelope) => input.layout === undefined || samePlace(e.facts!, placeFacts(layout, e.record.filePath, e.facts!));
   const takenWhole = (e: Envelope) => e.facts !== undefined && previous!.get(e.record.id)?.facts === e.facts && e.facts.sameFunction.every((id) => previous!.has(id)) && stillPlaced(e);
   if (previous !== undefined && input.envelopes.length === previous.size && input.envelopes.every(takenWhole)) {
     return { envelopes: [...input.envelopes], carried: input.envelopes.length };

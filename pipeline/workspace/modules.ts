@@ -260,12 +260,15 @@ export function workspaceLayout(packages: readonly Package[], scans: ReadonlyMap
       const seen = new Set<string>();
       while (queue.length > 0) {
         const f = queue.shift()!;
-        if (seen.has(f.path)) continue;
-        seen.add(f.path);
+        // Note: a file declared twice under other gates (`cfg_signal! { mod signal; }` and a `#[cfg(not(…))] mod signal;`) is walked once per set of gates, so that what it declares is compiled under either.
+        const key = `${f.path}\0${f.gates.join("\0")}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
         const known = files.get(f.path);
         if (known !== undefined && known.package !== pkg.name) continue;
         const alts = alternatives.get(f.path) ?? [];
-        if (!alts.some((a) => a.join("\0") === f.gates.join("\0"))) alts.push(f.gates);
+        if (alts.length >= MOST_ALTERNATIVES) continue;
+        alts.push(f.gates);
         alternatives.set(f.path, alts);
         if (known === undefined) files.set(f.path, { package: pkg.name, module: f.module.join("::"), description: pkg.description, crateKind: root.kind, gates: f.gates });
         const scan = scans.get(f.path);
@@ -302,6 +305,9 @@ export function workspaceLayout(packages: readonly Package[], scans: ReadonlyMap
   }
   return { files, packages, itemMacros };
 }
+
+/** Most sets of gates a file is walked under (each a way its declarations reach it). */
+const MOST_ALTERNATIVES = 8;
 
 /** The item-wrapping macros of all files by name; a name defined with other gates elsewhere is left out (which one applies is not known). */
 function itemMacrosOf(scans: ReadonlyMap<string, ModuleScan>): Map<string, ItemMacro> {
