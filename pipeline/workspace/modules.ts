@@ -49,14 +49,20 @@ export interface ModuleScan {
 
 export const EMPTY_SCAN: ModuleScan = { mods: [], macros: [] };
 
+/** Text a file must hold for `scanModules` to find anything: `mod m;` (comments allowed around `m`), `mod /*…`, or `macro_rules`. */
+const MAY_DECLARE = /\bmod\s*(?:\/[/*]|(?:r#)?\w+\s*(?:;|\/[/*]))|\bmacro_rules\b/;
+
 /**
  * The `mod` items and item-wrapping `macro_rules!` of a file, read with the lexer at item level
+ * (only when the file declares a module in a file of its own or defines a macro: an inline module
+ * alone places no other file)
  * (inside inline modules and item-level macro invocations; function bodies and impls are not
  * entered). Comments and strings never count.
  */
 export function scanModules(text: string): ModuleScan {
-  // Note: a file that names neither `mod` nor `macro_rules` declares nothing here; most are lexed for nothing otherwise.
-  if (!/\bmod\b|\bmacro_rules\b/.test(text)) return EMPTY_SCAN;
+  // Note: inline modules matter only for the `mod m;` inside them: a file without `mod m;` (or a
+  //   comment where one might stand) nor `macro_rules` is not lexed; most files hold no more than `mod tests { … }`.
+  if (!MAY_DECLARE.test(text)) return EMPTY_SCAN;
   const tokens = tokenize(text);
   const mods: ModDecl[] = [];
   const macros: ItemMacro[] = [];
