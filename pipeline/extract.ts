@@ -18,6 +18,7 @@ import { contextOfPath, isTestAttribute, MACRO_RULES, METHOD_RULES, type Rule, S
 import { isReturnedName, mayBeSite, RETURNED_CANDIDATE, returnedHit, returnedReader } from "./sources/returned.js";
 import { codeAt, isAsciiWord, isSpace, readDelimited, skipTrivia, splitArgs, tokenize, type Token } from "./tokens.js";
 import { type FlatTree, type ParseTree, parseTree, type Range } from "./parse.js";
+import { parseNow } from "./parse-binding.js";
 import { Lines, namedChildSpans, TreeView, type ViewNode } from "./tree-view.js";
 import { callsOf, FileSources, type SourcedMessage } from "./sources/file.js";
 import type { FileSites, Site, SiteContext, SiteFacts } from "./types.js";
@@ -27,7 +28,7 @@ import { type ModuleScan, scanModules } from "./workspace/modules.js";
 export { isTestAttribute } from "./rust/index.js";
 
 /** Bumped whenever extraction can give other sites for the same text (it keys the cache). */
-export const EXTRACTOR_VERSION = 13;
+export const EXTRACTOR_VERSION = 14;
 
 const MACRO_NAMES = [...MACRO_RULES.keys()].sort((a, b) => b.length - a.length);
 const CANDIDATE = new RegExp(`\\b(${MACRO_NAMES.join("|")})\\s*!|\\.\\s*(${[...METHOD_RULES.keys()].join("|")})\\s*\\(|${RETURNED_CANDIDATE}`, "dg");
@@ -261,7 +262,46 @@ function returnedWithFacts(site: Site | null, view: TreeView | null, toTree: boo
   if (site === null || view === null || !toTree || site.runtime === null || !needsFacts(recordKey(site)!, site.context)) return site;
   const node = view.path(spot.at, spot.at + spot.name.length);
   if (node.start !== spot.at || node.text !== spot.name) return site;
-  return { ...site, facts: siteFacts(view.chain(node), { name: spot.name, check: null, debugOnly: false }, null, callers) };
+  return { ...site, facts: factsWithItems(view, view.chain(node), { name: spot.name, check: null, debugOnly: false }, null, callers) };
+}
+
+/**
+ * The site's facts (`siteFacts`) and, for a site in the body of an item-level `name! { … }`
+ * (`cfg_rt! { fn f() { match … { _ => panic!() } } }`), the facts read with that body parsed as
+ * items (`asItems`: the items, function and path condition inside it, the invocations read so
+ * counted in `depth`); whether they apply is for the workspace's item macros to say
+ * (workspace/place.ts), as another macro may make anything of its tokens.
+ * Note: the body is parsed again alone (tree-sitter's included ranges keep offsets and lines),
+ *   on the calling thread: such sites are few, and each body is parsed once per file.
+ */
+function factsWithItems(view: TreeView, chain: readonly ViewNode[], rule: Pick<Rule, "name" | "check" | "debugOnly">, args: readonly (readonly Token[])[] | null, callers: (name: string) => readonly string[]): SiteFacts {
+  const facts = siteFacts(chain, rule, args, callers);
+  const body = itemMacroBody(chain);
+  if (body === null || facts.macro === null) return facts;
+  const site = chain[0]!;
+  const inner = view.memo(`items@${body.start}`, () => new TreeView(parseNow(view.text, [{ startIndex: body.start + 1, endIndex: body.end - 1, startPosition: view.lines.pointOf(body.start + 1), endPosition: view.lines.pointOf(body.end - 1) }]), view.text, view.lines));
+  const node = inner.path(site.start, site.end);
+  if (node.start !== site.start || node.end !== site.end || node.type !== site.type) return facts;
+  const innerChain = inner.chain(node);
+  if (innerChain.some((n) => n.type === "ERROR")) return facts;
+  const within = factsWithItems(inner, innerChain, rule, args, callers);
+  const read = within.asItems ?? { depth: 0, facts: within };
+  const outerGates = rule.debugOnly ? facts.gates.filter((g) => g !== "debug_assertions") : facts.gates;
+  const merged: SiteFacts = { ...read.facts, items: [...facts.items, ...read.facts.items], gates: [...new Set([...outerGates, ...read.facts.gates])], macroPath: facts.macroPath ?? [{ name: facts.macro, attribute: null }] };
+  return { ...facts, asItems: { depth: 1 + read.depth, facts: merged } };
+}
+
+/** The token tree of the item-level `name! { … }` whose tokens hold the site of `chain` (not a `macro_rules!`), or null. */
+function itemMacroBody(chain: readonly ViewNode[]): ViewNode | null {
+  for (let k = 1; k + 1 < chain.length; k++) {
+    const a = chain[k]!;
+    if (a.type !== "macro_invocation") continue;
+    const parent = chain[k + 1]!.type;
+    if (parent !== "source_file" && parent !== "declaration_list") return null;
+    const body = chain[k - 1]!;
+    return body.type === "token_tree" && body.view.text[body.start] === "{" && a.field("macro")?.text !== "macro_rules" ? body : null;
+  }
+  return null;
 }
 
 /** What a site's arguments make the user see (a rule's answer, or a source's: `FileSources.describe`). */
@@ -287,7 +327,7 @@ function readSite(path: string, view: TreeView, rule: Rule, spot: Spot, fileCont
     if (testAttributes && context === "library" && hasTestAttribute(a)) context = "test";
   }
   if (rule.syntax === "macro" && !stdMacro(text, codeBefore(view, at), at)) return null;
-  return siteAt(path, text, view.lines, rule, spot, inTokenTree, context, describe, (key, args) => (needsFacts(key, context) ? siteFacts(chain, rule, args, callers) : null));
+  return siteAt(path, text, view.lines, rule, spot, inTokenTree, context, describe, (key, args) => (needsFacts(key, context) ? factsWithItems(view, chain, rule, args, callers) : null));
 }
 
 /**

@@ -314,7 +314,7 @@ export interface SiteFacts {
   gates: string[];
   /** The path condition from the function's entry (or the `macro_rules!` arm) to the site, outermost first; for `assert*` and `.expect` the last entry is the failing check itself. */
   conditions: Condition[];
-  /** When the site sits in another macro's token tree, the innermost macro whose tokens hold it (`vec` in `cfg_rt! { … vec![panic!()] … }`, `quote`, `macro_rules`); the conditions outside it hold where that macro is written, not necessarily where the panic runs. Null otherwise. */
+  /** When the site sits in another macro's token tree, the innermost macro whose tokens hold it and are not read as items (`vec` in `cfg_rt! { fn f() { vec![panic!()] } }`, `quote`, `macro_rules`); the conditions outside it hold where that macro is written, not necessarily where the panic runs. Null otherwise. */
   macro: string | null;
   /** The macro invocations whose tokens hold the site, outermost first, when there is more than one or one opens with `#![…]`; `macro` names the last. Absent otherwise. */
   macroPath?: MacroUse[];
@@ -326,6 +326,8 @@ export interface SiteFacts {
   exitInPath: boolean;
   /** True when a `return`, `break`, `continue` or `?` lies in the function body before the outermost step of the path condition. */
   exitBeforePath: boolean;
+  /** For a site in the body of an item-level `name! { … }` (`cfg_rt! { fn f() { … } }`): its facts with that body read as items (the items, function and path condition inside it; `macroPath` the whole list, `macro` the innermost invocation not read as items), `depth` the number of `macroPath`'s outermost invocations so read. A record takes them when each of those is an item-wrapping macro of the repository. Absent otherwise. */
+  asItems?: ItemsReading;
 }
 
 /** The facts of a record: those of its first occurrence, with the package, module and module gates the workspace's layout gives its file (`Cargo.toml` files and `mod` declarations) and the records raised beside it. */
@@ -348,7 +350,7 @@ export interface RecordFacts {
   gates: string[];
   /** The path condition from the function's entry (or the `macro_rules!` arm) to the site, outermost first; for `assert*` and `.expect` the last entry is the failing check itself. */
   conditions: Condition[];
-  /** When the site sits in another macro's token tree, the innermost macro whose tokens hold it (`vec` in `cfg_rt! { … vec![panic!()] … }`, `quote`, `macro_rules`); the conditions outside it hold where that macro is written, not necessarily where the panic runs. Null otherwise. */
+  /** When the site sits in another macro's token tree, the innermost macro whose tokens hold it and are not read as items (`vec` in `cfg_rt! { fn f() { vec![panic!()] } }`, `quote`, `macro_rules`); the conditions outside it hold where that macro is written, not necessarily where the panic runs. Null otherwise. */
   macro: string | null;
   /** The macro invocations whose tokens hold the site, outermost first, when there is more than one or one opens with `#![…]`; `macro` names the last. Absent otherwise. */
   macroPath?: MacroUse[];
@@ -472,6 +474,13 @@ export interface MacroUse {
   name: string;
   /** The text inside the `#![…]` opening the invocation's body, or null. */
   attribute: string | null;
+}
+
+/** A site's facts with the bodies of the item-level macros around it read as items. */
+export interface ItemsReading {
+  /** How many of `macroPath`'s outermost invocations were read as items. */
+  depth: number;
+  facts: SiteFacts;
 }
 
 /** What one dataset version holds and how it was made. */

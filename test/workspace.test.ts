@@ -142,11 +142,28 @@ describe("records of the fixture workspace", () => {
     assert.equal(get("zero in a vec").facts!.macro, "vec");
   });
 
-  it("gate a site in the tokens of a cfg-wrapping macro by that macro", () => {
+  it("read the items inside a cfg-wrapping macro as items, gated by that macro", () => {
     const e = get("wrapped and flagged");
-    assert.equal(e.facts!.macro, "cfg_net");
+    assert.equal(e.facts!.macro, null);
+    assert.deepEqual(e.facts!.macroPath, [{ name: "cfg_net", attribute: null }]);
+    assert.equal(e.facts!.function?.name, "wrapped");
+    assert.deepEqual(e.facts!.items.map((i) => `${i.kind} ${i.name}`), ["fn wrapped"]);
+    assert.deepEqual(e.facts!.conditions.map((c) => c.kind), ["if"]);
     assert.deepEqual(e.facts!.moduleGates, ['feature = "net"']);
     assert.ok((e.record.commonSituations ?? "").includes('Only in builds where `feature = "net"` holds'));
+    const arm = get("not the net kind");
+    assert.equal(arm.facts!.function?.name, "expect_net");
+    assert.deepEqual(arm.facts!.conditions.map((c) => [c.kind, c.pattern]), [["match", "_"]]);
+    assert.ok(!arm.record.tags.includes("unconditional"));
+    assert.ok(!(arm.record.documentation ?? "").includes("at the top level"));
+  });
+
+  it("leave the tokens of any other macro as tokens", () => {
+    const e = get("in another macro's tokens");
+    assert.equal(e.facts!.macro, "keep");
+    assert.equal(e.facts!.function, undefined);
+    assert.deepEqual(e.facts!.moduleGates, []);
+    assert.ok(!e.record.tags.includes("unconditional"));
   });
 
   it("explain a proc-macro crate's panic as its users' compile error, with no catch_unwind", () => {

@@ -8,7 +8,7 @@ import { recordMessage, sameContent } from "../build.js";
 import type { Envelope, RecordFacts } from "../schema-types.generated.js";
 import type { Site } from "../types.js";
 import type { WorkspaceLayout } from "../workspace/modules.js";
-import { placeFacts, samePlace } from "../workspace/place.js";
+import { placeFacts, readFacts, samePlace } from "../workspace/place.js";
 import { ANALYSIS_FIELDS, type AnalysisFields, analyzeEnvelope, EMPTY_FACTS, type Peer, recordFacts, withAnalysis } from "./fields.js";
 
 export { analysisFields, analyzeEnvelope, crateAndModule, describeCondition, type AnalysisFields } from "./fields.js";
@@ -70,7 +70,7 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
   }
   const factsOf = input.envelopes.map((e) => {
     const o = e.occurrences[0]!;
-    return siteAt.get(`${o.filePath}\0${o.lineNumber}\0${o.kind}\0${e.record.errorMessage}`)?.facts ?? EMPTY_FACTS;
+    return readFacts(layout, siteAt.get(`${o.filePath}\0${o.lineNumber}\0${o.kind}\0${e.record.errorMessage}`)?.facts ?? EMPTY_FACTS);
   });
 
   // Records by function (file + the function's line), in line order, for same-function facts and related ids.

@@ -23,9 +23,22 @@ export function placeFacts(layout: WorkspaceLayout, path: string, site: Pick<Sit
   return { crate: place.package, module: place.module, crateDescription: place.description, crateKind: place.crateKind, moduleGates: [...new Set(gates)] };
 }
 
-/** A site's facts joined with its place's: the module's gates first in `gates`, without repeats. */
+/**
+ * The facts a record takes of its site: those read with the bodies of the macros around it as
+ * items (`asItems`) when each of those macros is an item wrapper of the repository
+ * (`cfg_rt! { … }`), else the site's as the tree shows them (in another macro's tokens).
+ */
+export function readFacts(layout: WorkspaceLayout, site: SiteFacts): SiteFacts {
+  const read = site.asItems;
+  if (read === undefined) return site;
+  const wrappers = (read.facts.macroPath ?? []).slice(0, read.depth);
+  return wrappers.length === read.depth && wrappers.every((u) => layout.itemMacros.has(u.name)) ? read.facts : site;
+}
+
+/** A site's facts joined with its place's: the module's gates first in `gates`, without repeats; `asItems` left out (`readFacts` chose). */
 export function withPlace(site: SiteFacts, place: PlaceFacts): Omit<RecordFacts, "sameFunction"> {
-  return { ...place, ...site, gates: [...new Set([...place.moduleGates, ...site.gates])] };
+  const { asItems: _, ...facts } = site;
+  return { ...place, ...facts, gates: [...new Set([...place.moduleGates, ...facts.gates])] };
 }
 
 /** True when a record's facts hold what `place` says (a record taken from a previous version is still where it was). */
