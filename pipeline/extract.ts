@@ -22,13 +22,13 @@ import { parseNow } from "./parse-binding.js";
 import { Lines, namedChildSpans, TreeView, type ViewNode } from "./tree-view.js";
 import { callsOf, FileSources, type SourcedMessage } from "./sources/file.js";
 import type { FileSites, Site, SiteContext, SiteFacts } from "./types.js";
-import { type ModuleScan, scanModules } from "./workspace/modules.js";
+import { EMPTY_SCAN, type ModuleScan, scanModules } from "./workspace/modules.js";
 
 /** What extraction hands the lexer pass (`layoutOf`) to tell test attributes: the table's one predicate. */
 export { isTestAttribute } from "./rust/index.js";
 
 /** Bumped whenever extraction can give other sites for the same text (it keys the cache). */
-export const EXTRACTOR_VERSION = 14;
+export const EXTRACTOR_VERSION = 15;
 
 const MACRO_NAMES = [...MACRO_RULES.keys()].sort((a, b) => b.length - a.length);
 const CANDIDATE = new RegExp(`\\b(${MACRO_NAMES.join("|")})\\s*!|\\.\\s*(${[...METHOD_RULES.keys()].join("|")})\\s*\\(|${RETURNED_CANDIDATE}`, "dg");
@@ -170,7 +170,7 @@ export function extractUnparsed(file: { readonly path: string; readonly blob: st
 /** The file's `mod` items and item-wrapping macros (`scanModules`), as a field only when there are any. */
 function modulesOf(text: string): { modules?: ModuleScan } {
   const scan = scanModules(text);
-  return scan.mods.length === 0 && scan.macros.length === 0 ? {} : { modules: scan };
+  return scan === EMPTY_SCAN || (scan.mods.length === 0 && scan.macros.length === 0 && scan.moduleMacros === undefined && scan.invokes === undefined) ? {} : { modules: scan };
 }
 
 /**

@@ -93,6 +93,16 @@ describe("the workspace's layout", () => {
     assert.equal(placeOf(l, "src/s/w.rs").module, "s::w");
   });
 
+  it("declares the modules of a macro without arguments where it is invoked, and reads no cfg_attr path", () => {
+    const text: Record<string, string> = {
+      "src/lib.rs": "macro_rules! crate_root {\n    () => {\n        #[cfg_attr(docsrs, path = \"elsewhere/de.rs\")]\n        pub mod de;\n        mod lib {\n            pub use core::*;\n        }\n    };\n}\n\ncrate_root!();\n",
+      "src/de.rs": "",
+    };
+    const files = Object.keys(text).map((p) => ({ path: p, modules: scanModules(text[p]!) }));
+    const { layout: l } = readWorkspace([{ path: "Cargo.toml", text: '[package]\nname = "rooted"\n' }], files);
+    assert.equal(placeOf(l, "src/de.rs").module, "de");
+  });
+
   it("reports a manifest that is not TOML, and leaves its package out", () => {
     const { layout: l, problems } = readWorkspace([{ path: "bad/Cargo.toml", text: "[package\nname = 1" }], [{ path: "bad/src/lib.rs" }]);
     assert.equal(problems.length, 1);

@@ -41,10 +41,20 @@ export interface ItemMacro {
   readonly attribute: boolean;
 }
 
+/** A `macro_rules!` taking no arguments whose expansion declares modules (`crate_root!()`): its `mod` items as they stand in its body. */
+export interface ModuleMacro {
+  readonly name: string;
+  readonly mods: readonly ModDecl[];
+}
+
 /** What a file declares that the module tree needs. */
 export interface ModuleScan {
   readonly mods: readonly ModDecl[];
   readonly macros: readonly ItemMacro[];
+  /** Its `macro_rules!` without arguments that declare modules; absent when none. */
+  readonly moduleMacros?: readonly ModuleMacro[];
+  /** The item-level invocations without arguments (`crate_root!();`) at its top level, by name; absent when none. */
+  readonly invokes?: readonly string[];
 }
 
 export const EMPTY_SCAN: ModuleScan = { mods: [], macros: [] };
@@ -64,8 +74,10 @@ export function scanModules(text: string): ModuleScan {
   //   comment where one might stand) nor `macro_rules` is not lexed; most files hold no more than `mod tests { … }`.
   if (!MAY_DECLARE.test(text)) return EMPTY_SCAN;
   const tokens = tokenize(text);
-  const mods: ModDecl[] = [];
   const macros: ItemMacro[] = [];
+  const moduleMacros: ModuleMacro[] = [];
+  const invokes: string[] = [];
+  let mods: ModDecl[] = [];
   const walk = (from: number, to: number, parent: number, around: readonly MacroUse[]) => {
     let attrs: string[] = [];
     for (let i = from; i < to; i++) {
@@ -103,7 +115,22 @@ export function scanModules(text: string): ModuleScan {
         const end = closer(tokens, i + 3);
         const wrapper = itemMacro(tokens[i + 2]!.text, tokens.slice(i + 4, end), text);
         if (wrapper !== null) macros.push(wrapper);
+        // `() => { … mod m; … }`: one arm, no arguments
+        const body = emptyArmBody(tokens, i + 3, end);
+        if (body !== null) {
+          const outer = mods;
+          mods = [];
+          walk(body.from, body.to, -1, []);
+          if (mods.some((d) => !d.inline)) moduleMacros.push({ name: tokens[i + 2]!.text, mods });
+          mods = outer;
+        }
         i = end;
+        attrs = [];
+        continue;
+      }
+      if (t.kind === "ident" && tokens[i + 1]?.text === "!" && isOpen(tokens[i + 2]) && tokens[i + 3]?.kind === "close" && parent === -1 && around.length === 0 && tokens[i - 1]?.text !== "::") {
+        invokes.push(t.text);
+        i += 3;
         attrs = [];
         continue;
       }
@@ -119,7 +146,15 @@ export function scanModules(text: string): ModuleScan {
     }
   };
   walk(0, tokens.length, -1, []);
-  return { mods, macros };
+  return { mods, macros, ...(moduleMacros.length > 0 ? { moduleMacros } : {}), ...(invokes.length > 0 ? { invokes } : {}) };
+}
+
+/** The tokens of the transcriber of a `macro_rules!` body (opened at `open`, closed at `close`) of one arm `() => { … }`, or null. */
+function emptyArmBody(tokens: readonly Token[], open: number, close: number): { from: number; to: number } | null {
+  if (tokens[open + 1]?.kind !== "open" || tokens[open + 2]?.kind !== "close" || tokens[open + 3]?.text !== "=>" || tokens[open + 4]?.kind !== "open") return null;
+  const end = closer(tokens, open + 4);
+  const rest = end + 1 < close && tokens[end + 1]!.text === ";" ? end + 2 : end + 1;
+  return rest === close ? { from: open + 5, to: end } : null;
 }
 
 function isOpen(t: Token | undefined): boolean {
@@ -142,10 +177,14 @@ function cfgOf(attribute: string): string[] {
   return p === null ? [] : [p];
 }
 
-/** The value of `#[path = "…"]`, or of `path = "…"` in a `#[cfg_attr(…)]`. */
+/**
+ * The value of `#[path = "…"]`, or null.
+ * Note: a `#[cfg_attr(P, path = "…")]` is left out: it holds only where P does (serde's docs.rs
+ *   builds), and the file a plain build reads is the one the default names.
+ */
 function pathOf(attributes: readonly string[]): string | null {
   for (const a of attributes) {
-    const m = /^#\s*\[\s*(?:cfg_attr\s*\(.*,\s*)?path\s*=\s*"((?:[^"\\]|\\.)*)"/s.exec(a);
+    const m = /^#\s*\[\s*path\s*=\s*"((?:[^"\\]|\\.)*)"/s.exec(a);
     if (m) return m[1]!.replace(/\\(.)/g, "$1");
   }
   return null;
@@ -258,6 +297,7 @@ export interface WorkspaceLayout {
  */
 export function workspaceLayout(packages: readonly Package[], scans: ReadonlyMap<string, ModuleScan>): WorkspaceLayout {
   const itemMacros = itemMacrosOf(scans);
+  const moduleMacros = [...scans].flatMap(([path, scan]) => (scan.moduleMacros ?? []).map((m) => ({ path, macro: m })));
   const files = new Map<string, FilePlace>();
   const alternatives = new Map<string, string[][]>();
   for (const pkg of packages) {
@@ -281,9 +321,9 @@ export function workspaceLayout(packages: readonly Package[], scans: ReadonlyMap
         if (scan === undefined) continue;
         const dir = f.path.slice(0, Math.max(0, f.path.lastIndexOf("/")));
         const stem = f.path.slice(f.path.lastIndexOf("/") + 1).replace(/\.rs$/, "");
-        for (const decl of scan.mods) {
+        for (const [mods, decl] of declarationsOf(scan, f.path, moduleMacros)) {
           if (decl.inline) continue;
-          const chain = chainOf(scan.mods, decl);
+          const chain = chainOf(mods, decl);
           const gates = [...f.gates];
           let ok = true;
           for (const d of chain) {
@@ -327,6 +367,22 @@ function itemMacrosOf(scans: ReadonlyMap<string, ModuleScan>): Map<string, ItemM
     }
   }
   for (const name of clash) out.delete(name);
+  return out;
+}
+
+/**
+ * The `mod` items a file declares, each with the list it stands in: its own, then those of the
+ * module macros it invokes at its top level (`crate_root!();`), the definition in the same file
+ * first, else the one nearest it by folder.
+ */
+function declarationsOf(scan: ModuleScan, path: string, moduleMacros: readonly { readonly path: string; readonly macro: ModuleMacro }[]): [readonly ModDecl[], ModDecl][] {
+  const out: [readonly ModDecl[], ModDecl][] = scan.mods.map((d) => [scan.mods, d]);
+  for (const name of scan.invokes ?? []) {
+    const candidates = moduleMacros.filter((m) => m.macro.name === name);
+    const shared = (p: string) => { let k = 0; while (k < p.length && k < path.length && p[k] === path[k]) k++; return p === path ? Infinity : k; };
+    const best = candidates.sort((a, b) => shared(b.path) - shared(a.path))[0];
+    if (best !== undefined) for (const d of best.macro.mods) out.push([best.macro.mods, d]);
+  }
   return out;
 }
 
