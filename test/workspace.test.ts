@@ -103,6 +103,20 @@ describe("the workspace's layout", () => {
     assert.equal(placeOf(l, "src/de.rs").module, "de");
   });
 
+  it("takes src/main.rs and src/bin/*.rs as binaries' roots", () => {
+    const files = ["tool/src/lib.rs", "tool/src/main.rs", "tool/src/bin/extra.rs", "tool/src/bin/multi/main.rs", "tool/src/bin/multi/part.rs"].map((p) => ({ path: p, modules: scanModules(p.endsWith("multi/main.rs") ? "mod part;\n" : "") }));
+    const { layout: l } = readWorkspace([{ path: "tool/Cargo.toml", text: '[package]\nname = "tool"\n' }], files);
+    assert.deepEqual(l.packages[0]!.roots, [
+      { path: "tool/src/lib.rs", kind: "lib" },
+      { path: "tool/src/bin/extra.rs", kind: "bin" },
+      { path: "tool/src/bin/multi/main.rs", kind: "bin" },
+      { path: "tool/src/main.rs", kind: "bin" },
+    ]);
+    assert.deepEqual(moduleOf(l, "tool/src/bin/extra.rs"), { package: "tool", module: "" });
+    assert.deepEqual(moduleOf(l, "tool/src/bin/multi/part.rs"), { package: "tool", module: "part" });
+    assert.equal(placeOf(l, "tool/src/bin/extra.rs").crateKind, "bin");
+  });
+
   it("reports a manifest that is not TOML, and leaves its package out", () => {
     const { layout: l, problems } = readWorkspace([{ path: "bad/Cargo.toml", text: "[package\nname = 1" }], [{ path: "bad/src/lib.rs" }]);
     assert.equal(problems.length, 1);

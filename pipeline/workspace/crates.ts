@@ -73,7 +73,7 @@ export function readPackages(manifests: readonly { readonly path: string; readon
     if (table(toml.package).autobins !== false) {
       const main = join(dir, "src/main.rs");
       if (paths.has(main)) binPaths.add(main);
-      const binDir = join(dir, "src/bin/");
+      const binDir = `${join(dir, "src/bin")}/`;
       for (const p of paths) if (p.startsWith(binDir) && /^[^/]+\.rs$|^[^/]+\/main\.rs$/.test(p.slice(binDir.length))) binPaths.add(p);
     }
     for (const p of [...binPaths].sort()) if (paths.has(p)) roots.push({ path: p, kind: "bin" });
