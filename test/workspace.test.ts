@@ -11,7 +11,7 @@ import { before, describe, it } from "node:test";
 import { run } from "../pipeline/run.js";
 import type { Envelope } from "../pipeline/schema-types.generated.js";
 import { readVersion } from "../pipeline/write.js";
-import { isManifest, moduleOf, placeOf, readWorkspace, scanModules, type WorkspaceLayout } from "../pipeline/workspace/index.js";
+import { isManifest, itemMacro, moduleOf, placeOf, readWorkspace, scanModules, type WorkspaceLayout } from "../pipeline/workspace/index.js";
 import { writeConfig } from "./helpers/config.js";
 import { fixture, makeRepo, tempDir } from "./helpers/git.js";
 
@@ -65,6 +65,8 @@ describe("the workspace's layout", () => {
       ["crates/alpha/src/plain/child.rs", []],
       ["crates/alpha/src/outer/inner.rs", ['feature = "deep"']],
       ["crates/alpha/src/either.rs", ['any(feature = "a", feature = "b")']],
+      // a wrapper that hands its items on to another: both gates
+      ["crates/alpha/src/sock.rs", ["unix", 'feature = "net"']],
     ];
     for (const [file, expected] of gates) assert.deepEqual(placeOf(layout, file).gates, expected, file);
   });
@@ -78,8 +80,9 @@ describe("the workspace's layout", () => {
   });
 
   it("takes a macro_rules! whose arms put `#[cfg(…)] $item` back as that gate, and no other macro", () => {
-    assert.deepEqual(layout.itemMacros.get("cfg_net"), { name: "cfg_net", gates: ['feature = "net"'], attribute: false });
-    assert.deepEqual(layout.itemMacros.get("feature"), { name: "feature", gates: [], attribute: true });
+    assert.deepEqual(itemMacro(layout, "crates/alpha/src/net/mod.rs", "cfg_net"), { name: "cfg_net", gates: ['feature = "net"'], attribute: false });
+    assert.deepEqual(itemMacro(layout, "crates/alpha/src/lib.rs", "feature"), { name: "feature", gates: [], attribute: true });
+    assert.equal(itemMacro(layout, "crates/beta/src/lib.rs", "cfg_net"), undefined, "a macro_rules! of another package");
     const other = scanModules("macro_rules! twice { ($e:expr) => { $e; $e }; }\nmacro_rules! odd { ($($i:item)*) => { $(#[cfg(a)] $i)* }; (x) => { fn x() {} }; }\n");
     assert.deepEqual(other.macros, []);
   });

@@ -70,7 +70,7 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
   }
   const factsOf = input.envelopes.map((e) => {
     const o = e.occurrences[0]!;
-    return readFacts(layout, siteAt.get(`${o.filePath}\0${o.lineNumber}\0${o.kind}\0${e.record.errorMessage}`)?.facts ?? EMPTY_FACTS);
+    return readFacts(layout, o.filePath, siteAt.get(`${o.filePath}\0${o.lineNumber}\0${o.kind}\0${e.record.errorMessage}`)?.facts ?? EMPTY_FACTS);
   });
 
   // Records by function (file + the function's line), in line order, for same-function facts and related ids.

@@ -9,7 +9,7 @@ import { type ManifestProblem, readPackages } from "./crates.js";
 import { EMPTY_SCAN, type ModuleScan, workspaceLayout, type WorkspaceLayout } from "./modules.js";
 
 export { readPackages, type CrateKind, type Package } from "./crates.js";
-export { moduleOf, placeOf, scanModules, workspaceLayout, type FilePlace, type ModuleScan, type WorkspaceLayout } from "./modules.js";
+export { itemMacro, moduleOf, placeOf, scanModules, workspaceLayout, type FilePlace, type ModuleScan, type WorkspaceLayout } from "./modules.js";
 
 /** True for a path Cargo reads as a package manifest. */
 export function isManifest(path: string): boolean {

@@ -39,6 +39,8 @@ export interface ItemMacro {
   readonly name: string;
   readonly gates: readonly string[];
   readonly attribute: boolean;
+  /** The wrapper its arms hand the items on to (`#[cfg(unix)] cfg_signal_internal! { $($item)* }`), whose gates it adds; absent when none. */
+  readonly via?: string;
 }
 
 /** A `macro_rules!` taking no arguments whose expansion declares modules (`crate_root!()`): its `mod` items as they stand in its body. */
@@ -113,7 +115,7 @@ export function scanModules(text: string): ModuleScan {
       }
       if (t.text === "macro_rules" && tokens[i + 1]?.text === "!" && tokens[i + 2]?.kind === "ident" && isOpen(tokens[i + 3])) {
         const end = closer(tokens, i + 3);
-        const wrapper = itemMacro(tokens[i + 2]!.text, tokens.slice(i + 4, end), text);
+        const wrapper = wrapperOf(tokens[i + 2]!.text, tokens.slice(i + 4, end), text);
         if (wrapper !== null) macros.push(wrapper);
         // `() => { … mod m; … }`: one arm, no arguments
         const body = emptyArmBody(tokens, i + 3, end);
@@ -204,9 +206,10 @@ function innerAttribute(tokens: readonly Token[], at: number, text: string): str
  * in every arm; `#[cfg($m)]` with `$m` bound by a `#![$m:meta]` of the matcher takes the
  * invocation's own attribute.
  */
-function itemMacro(name: string, tokens: readonly Token[], text: string): ItemMacro | null {
+function wrapperOf(name: string, tokens: readonly Token[], text: string): ItemMacro | null {
   let gates: string[] | null = null;
   let attribute = false;
+  let via: string | null = null;
   let i = 0;
   while (i < tokens.length) {
     if (!isOpen(tokens[i])) return null;
@@ -226,19 +229,21 @@ function itemMacro(name: string, tokens: readonly Token[], text: string): ItemMa
     if (items.size === 0) return null;
     const arm = armGates(body, items, metas, text);
     if (arm === null) return null;
-    if (gates !== null && (gates.join("\0") !== arm.gates.join("\0") || attribute !== arm.attribute)) return null;
+    if (gates !== null && (gates.join("\0") !== arm.gates.join("\0") || attribute !== arm.attribute || via !== arm.via)) return null;
     gates = arm.gates;
     attribute = arm.attribute;
+    via = arm.via;
     i = bodyEnd + 1;
     if (tokens[i]?.text === ";") i++;
   }
-  return gates === null ? null : { name, gates, attribute };
+  return gates === null ? null : { name, gates, attribute, ...(via === null ? {} : { via }) };
 }
 
 /** The gates of one transcriber when it is only attributes, `$item` fragments and repetitions; null otherwise. */
-function armGates(body: readonly Token[], items: ReadonlySet<string>, metas: ReadonlySet<string>, text: string): { gates: string[]; attribute: boolean } | null {
+function armGates(body: readonly Token[], items: ReadonlySet<string>, metas: ReadonlySet<string>, text: string): { gates: string[]; attribute: boolean; via: string | null } | null {
   const gates: string[] = [];
   let attribute = false;
+  let via: string | null = null;
   let sawItem = false;
   for (let k = 0; k < body.length; k++) {
     const t = body[k]!;
@@ -260,12 +265,18 @@ function armGates(body: readonly Token[], items: ReadonlySet<string>, metas: Rea
       k++;
       continue;
     }
+    // handed on to another macro: `name! { $($item)* }`
+    if (t.kind === "ident" && body[k + 1]?.text === "!" && body[k + 2]?.kind === "open" && via === null && !sawItem) {
+      via = t.text;
+      k += 2;
+      continue;
+    }
     // the repetition `$( … )*` around them
     if (t.text === "$" && body[k + 1]?.text === "(") continue;
-    if (t.text === "(" || t.text === ")" || t.text === "*") continue;
+    if (t.text === "(" || t.text === ")" || t.text === "*" || (via !== null && (t.text === "}" || t.text === "]"))) continue;
     return null;
   }
-  return sawItem ? { gates, attribute } : null;
+  return sawItem ? { gates, attribute, via } : null;
 }
 
 /** Where a file stands in the workspace. */
@@ -281,11 +292,20 @@ export interface FilePlace {
   readonly gates: readonly string[];
 }
 
-/** The workspace: where each reached file stands, the packages, and the item-wrapping macros by name. */
+/** The workspace: where each reached file stands, the packages, and the item-wrapping macros of each package by name. */
 export interface WorkspaceLayout {
   readonly files: ReadonlyMap<string, FilePlace>;
   readonly packages: readonly Package[];
-  readonly itemMacros: ReadonlyMap<string, ItemMacro>;
+  /** By the folder of the package whose files define them (null: files of no package). */
+  readonly itemMacros: ReadonlyMap<string | null, ReadonlyMap<string, ItemMacro>>;
+}
+
+/**
+ * The item-wrapping macro `name` as the crate of `path` sees it: one its package's files define.
+ * Note: a `macro_rules!` is seen in its own crate (two packages' `cfg_net!` may differ).
+ */
+export function itemMacro(layout: WorkspaceLayout, path: string, name: string): ItemMacro | undefined {
+  return layout.itemMacros.get(packageByDir(layout.packages, path)?.dir ?? null)?.get(name);
 }
 
 /**
@@ -296,7 +316,8 @@ export interface WorkspaceLayout {
  * different gates, it is compiled when either holds (`any(…)`).
  */
 export function workspaceLayout(packages: readonly Package[], scans: ReadonlyMap<string, ModuleScan>): WorkspaceLayout {
-  const itemMacros = itemMacrosOf(scans);
+  const itemMacros = itemMacrosOf(scans, packages);
+  const pkgOf = (p: string) => packageByDir(packages, p)?.dir ?? null;
   const moduleMacros = [...scans].flatMap(([path, scan]) => (scan.moduleMacros ?? []).map((m) => ({ path, macro: m })));
   const files = new Map<string, FilePlace>();
   const alternatives = new Map<string, string[][]>();
@@ -328,7 +349,7 @@ export function workspaceLayout(packages: readonly Package[], scans: ReadonlyMap
           let ok = true;
           for (const d of chain) {
             for (const m of d.macros) {
-              const wrapper = itemMacros.get(m.name);
+              const wrapper = itemMacros.get(pkgOf(f.path))?.get(m.name);
               if (wrapper === undefined) ok = false;
               else gates.push(...wrapper.gates, ...(wrapper.attribute && m.attribute !== null ? [m.attribute] : []));
             }
@@ -355,18 +376,35 @@ export function workspaceLayout(packages: readonly Package[], scans: ReadonlyMap
 /** Most sets of gates a file is walked under (each a way its declarations reach it). */
 const MOST_ALTERNATIVES = 8;
 
-/** The item-wrapping macros of all files by name; a name defined with other gates elsewhere is left out (which one applies is not known). */
-function itemMacrosOf(scans: ReadonlyMap<string, ModuleScan>): Map<string, ItemMacro> {
-  const out = new Map<string, ItemMacro>();
-  const clash = new Set<string>();
-  for (const scan of scans.values()) {
+/** The item-wrapping macros of each package's files by name; a name one package defines with other gates in two places is left out (which one applies is not known). */
+function itemMacrosOf(scans: ReadonlyMap<string, ModuleScan>, packages: readonly Package[]): Map<string | null, Map<string, ItemMacro>> {
+  const out = new Map<string | null, Map<string, ItemMacro>>();
+  const clash = new Map<string | null, Set<string>>();
+  for (const [path, scan] of scans) {
+    if (scan.macros.length === 0) continue;
+    const key = packageByDir(packages, path)?.dir ?? null;
+    const table = out.get(key) ?? out.set(key, new Map()).get(key)!;
     for (const m of scan.macros) {
-      const known = out.get(m.name);
-      if (known !== undefined && (known.gates.join("\0") !== m.gates.join("\0") || known.attribute !== m.attribute)) clash.add(m.name);
-      out.set(m.name, m);
+      const known = table.get(m.name);
+      if (known !== undefined && (known.gates.join("\0") !== m.gates.join("\0") || known.attribute !== m.attribute)) (clash.get(key) ?? clash.set(key, new Set()).get(key)!).add(m.name);
+      table.set(m.name, m);
     }
   }
-  for (const name of clash) out.delete(name);
+  for (const [key, names] of clash) for (const name of names) out.get(key)!.delete(name);
+  // A wrapper that hands its items on takes the other's gates, or is none when the other is none.
+  for (const table of out.values()) {
+    const resolve = (m: ItemMacro, depth: number): ItemMacro | null => {
+      if (m.via === undefined) return m;
+      const next = table.get(m.via);
+      const inner = next === undefined || depth > 8 ? null : resolve(next, depth + 1);
+      return inner === null || inner.attribute ? null : { name: m.name, gates: [...new Set([...m.gates, ...inner.gates])], attribute: m.attribute };
+    };
+    for (const [name, m] of [...table]) {
+      const r = resolve(m, 0);
+      if (r === null) table.delete(name);
+      else table.set(name, r);
+    }
+  }
   return out;
 }
 

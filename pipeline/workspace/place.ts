@@ -4,7 +4,7 @@
  * (`moduleGates`), put before the site's own in `gates`. Pure.
  */
 import type { RecordFacts, SiteFacts } from "../schema-types.generated.js";
-import { placeOf, type WorkspaceLayout } from "./modules.js";
+import { itemMacro, placeOf, type WorkspaceLayout } from "./modules.js";
 
 /** The facts the layout gives a site of `path`, to join with the site's own. */
 export type PlaceFacts = Pick<RecordFacts, "crate" | "module" | "crateDescription" | "crateKind" | "moduleGates">;
@@ -16,7 +16,7 @@ export function placeFacts(layout: WorkspaceLayout, path: string, site: Pick<Sit
   // Note: only the macros outermost in the site's path that are item wrappers gate it; inside any other macro, what its tokens become is its own.
   const path_ = site.macroPath ?? (site.macro === null ? [] : [{ name: site.macro, attribute: null }]);
   for (const use of path_) {
-    const wrapper = layout.itemMacros.get(use.name);
+    const wrapper = itemMacro(layout, path, use.name);
     if (wrapper === undefined) break;
     gates.push(...wrapper.gates, ...(wrapper.attribute && use.attribute !== null ? [use.attribute] : []));
   }
@@ -28,11 +28,11 @@ export function placeFacts(layout: WorkspaceLayout, path: string, site: Pick<Sit
  * items (`asItems`) when each of those macros is an item wrapper of the repository
  * (`cfg_rt! { … }`), else the site's as the tree shows them (in another macro's tokens).
  */
-export function readFacts(layout: WorkspaceLayout, site: SiteFacts): SiteFacts {
+export function readFacts(layout: WorkspaceLayout, path: string, site: SiteFacts): SiteFacts {
   const read = site.asItems;
   if (read === undefined) return site;
   const wrappers = (read.facts.macroPath ?? []).slice(0, read.depth);
-  return wrappers.length === read.depth && wrappers.every((u) => layout.itemMacros.has(u.name)) ? read.facts : site;
+  return wrappers.length === read.depth && wrappers.every((u) => itemMacro(layout, path, u.name) !== undefined) ? read.facts : site;
 }
 
 /** A site's facts joined with its place's: the module's gates first in `gates`, without repeats; `asItems` left out (`readFacts` chose). */
