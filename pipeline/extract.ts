@@ -279,7 +279,8 @@ function factsWithItems(view: TreeView, chain: readonly ViewNode[], rule: Pick<R
   const body = itemMacroBody(chain);
   if (body === null || facts.macro === null) return facts;
   const site = chain[0]!;
-  const inner = view.memo(`items@${body.start}`, () => new TreeView(parseNow(view.text, [{ startIndex: body.start + 1, endIndex: body.end - 1, startPosition: view.lines.pointOf(body.start + 1), endPosition: view.lines.pointOf(body.end - 1) }]), view.text, view.lines));
+  const inner = view.memo(`items@${body.start}`, () => bodyAsItems(view, body));
+  if (inner === null) return facts;
   const node = inner.path(site.start, site.end);
   if (node.start !== site.start || node.end !== site.end || node.type !== site.type) return facts;
   const innerChain = inner.chain(node);
@@ -289,6 +290,16 @@ function factsWithItems(view: TreeView, chain: readonly ViewNode[], rule: Pick<R
   const outerGates = rule.debugOnly ? facts.gates.filter((g) => g !== "debug_assertions") : facts.gates;
   const merged: SiteFacts = { ...read.facts, items: [...facts.items, ...read.facts.items], gates: [...new Set([...outerGates, ...read.facts.gates])], macroPath: facts.macroPath ?? [{ name: facts.macro, attribute: null }] };
   return { ...facts, asItems: { depth: 1 + read.depth, facts: merged } };
+}
+
+/** The view of a macro's body parsed alone as items; null when the binding that parses it cannot load (then the site keeps the facts of its tokens). */
+function bodyAsItems(view: TreeView, body: ViewNode): TreeView | null {
+  const range = { startIndex: body.start + 1, endIndex: body.end - 1, startPosition: view.lines.pointOf(body.start + 1), endPosition: view.lines.pointOf(body.end - 1) };
+  try {
+    return new TreeView(parseNow(view.text, [range]), view.text, view.lines);
+  } catch {
+    return null;
+  }
 }
 
 /** The token tree of the item-level `name! { … }` whose tokens hold the site of `chain` (not a `macro_rules!`), or null. */

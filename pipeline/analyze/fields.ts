@@ -248,7 +248,8 @@ function quoteMessage(m: string): string {
  */
 export function analysisFields(kind: SiteKind, message: string, path: string, line: number, facts: RecordFacts, sameFunction: readonly Peer[], errorClass: string | null = null): AnalysisFields {
   if (errorTypeOf(kind) === "error") return returnedFields(kind, path, line, facts, sameFunction, errorClass);
-  const guards = generateGuards(facts, message);
+  // Note: a guard is the user's code: the library's module gates are not its own `#[cfg]`s.
+  const guards = generateGuards({ ...facts, gates: facts.gates.slice(facts.moduleGates.length) }, message);
   const strategy = strategyOf(kind, facts, guards);
   const fn = facts.function;
   const label = macroLabel(kind);
