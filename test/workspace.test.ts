@@ -185,6 +185,13 @@ describe("records of the fixture workspace", () => {
     assert.ok(!(arm.record.documentation ?? "").includes("at the top level"));
   });
 
+  it("read the #[cfg] a macro's tokens put on the site's own match arm", () => {
+    const e = get("picked zero with x");
+    assert.equal(e.facts!.macro, "macro_rules");
+    assert.deepEqual(e.facts!.gates, ['feature = "x"']);
+    assert.ok(!e.record.tags.includes("unconditional"));
+  });
+
   it("leave the tokens of any other macro as tokens", () => {
     const e = get("in another macro's tokens");
     assert.equal(e.facts!.macro, "keep");

@@ -36,6 +36,8 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
   let fn: ViewNode | null = null;
   let macro: string | null = null;
   let macroPath: MacroUse[] = [];
+  /** The outermost token tree around the site (a macro's arguments, a `macro_rules!` arm's body), when it is in one. */
+  let tokenRoot: ViewNode | null = null;
   /** Where the outermost step of the path condition starts (the site itself when there is none). */
   let outerStart = node.start;
 
@@ -46,6 +48,7 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
     const parentType = chain[k + 1]?.type;
     if (parentType !== undefined && LISTS.has(parentType)) gates.push(...cfgBefore(a));
     const stepsBefore = conditions.length;
+    if (a.type === "token_tree" && inBody) tokenRoot = a;
     switch (a.type) {
       case "macro_invocation":
         if (k > 1 && macro === null) {
@@ -129,6 +132,7 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
   items.reverse();
   conditions.reverse();
   gates.reverse();
+  if (tokenRoot !== null) gates.push(...tokenGates(tokenRoot, node.start));
 
   const check = checkCondition(chain, rule, args);
   if (check !== null) conditions.push(check);
@@ -182,6 +186,46 @@ function macroPathAt(invocation: ViewNode, at: number): MacroUse[] {
     } else if (t.kind === "close") stack.pop();
   }
   return stack.filter((m): m is MacroUse => m !== null);
+}
+
+/**
+ * The `#[cfg(…)]` predicates the tokens of a macro put on the site, outermost first: the
+ * attributes that open each segment (a match arm, a statement, a comma-separated element) holding
+ * it, in every group from `root` down (`#[cfg(feature = "x")] (a, _) => panic!(…)` in a
+ * `macro_rules!` body). Read with the lexer: tree-sitter leaves these tokens flat.
+ * Note: a segment starts after `,`, `;`, a group's opener or the `}` of a block at its depth.
+ */
+function tokenGates(root: ViewNode, at: number): string[] {
+  const text = root.view.text;
+  const base = root.start;
+  const tokens = root.memo("tokens", () => tokenize(text.slice(root.start, root.end)));
+  const frames: { seg: number; outer: number }[] = [];
+  for (let i = 0; i < tokens.length && tokens[i]!.start + base < at; i++) {
+    const t = tokens[i]!;
+    if (t.kind === "open") frames.push({ seg: i + 1, outer: frames.at(-1)?.seg ?? -1 });
+    else if (t.kind === "close") {
+      frames.pop();
+      if (t.text === "}" && frames.length > 0) frames.at(-1)!.seg = i + 1;
+    } else if ((t.text === "," || t.text === ";") && frames.length > 0) frames.at(-1)!.seg = i + 1;
+  }
+  const out: string[] = [];
+  const attributesAt = (j: number) => {
+    while (j >= 0 && tokens[j]?.text === "#" && tokens[j + 1]?.text === "[") {
+      let depth = 0;
+      let k = j + 1;
+      for (; k < tokens.length; k++) {
+        if (tokens[k]!.kind === "open") depth++;
+        else if (tokens[k]!.kind === "close" && --depth === 0) break;
+      }
+      if (k >= tokens.length) return;
+      out.push(...cfgPredicate(text.slice(base + tokens[j]!.start, base + tokens[k]!.end)));
+      j = k + 1;
+    }
+  };
+  // Note: the root's own group is the macro's arguments; its segments start at its opener.
+  for (const f of frames.slice(1)) attributesAt(f.outer);
+  if (frames.length > 0) attributesAt(frames.at(-1)!.seg);
+  return out;
 }
 
 /** A `return`, `break`, `continue` or `?` operator: the function or loop may be left there. */
