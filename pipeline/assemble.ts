@@ -18,6 +18,7 @@ import { type MessageSources, previousFacts } from "./sources/index.js";
 import type { AnalysisCounts, CarryPlan as RecordedPlan, Config, Envelope, ManifestCounts } from "./schema-types.generated.js";
 import type { Site } from "./types.js";
 import { jsonlParts } from "./write.js";
+import type { WorkspaceLayout } from "./workspace/modules.js";
 
 /** What a run writes as its version. */
 export interface NewVersion {
@@ -65,6 +66,8 @@ export interface BuildVersionInput {
   /** The texts of files of the tree, by path. */
   readonly readTexts: (paths: readonly string[]) => Promise<string[]>;
   readonly log: (line: string) => void;
+  /** The workspace's packages and module tree. */
+  readonly layout?: WorkspaceLayout;
 }
 
 /** The records built from the tree's sites and analysed, with what the plan lets them take from the previous version. */
@@ -95,7 +98,7 @@ export async function buildVersion(input: BuildVersionInput): Promise<NewVersion
   for (const group of groups.values()) if (input.extraction.excerpts.get(`${group[0]!.path}:${group[0]!.line}`) === undefined && carriedAt(group[0]!.path, group[0]!.line) !== undefined) excerptsTaken++;
   const reuse = carrying ? reusedFrom(previous, plan.unchanged) : undefined;
   const built = buildEnvelopes({ repo: input.repo, sha: input.stamp.sha, contextLines: config.contextLines, groups, textOf: (p) => texts.get(p) ?? "", excerptAt, now: input.stamp.datasetVersion, ...(reuse ? { reuse } : {}) });
-  const analysed = await analyzeStage({ envelopes: built, sites: [...groups.values()].flat(), now: input.stamp.datasetVersion, previous, carry: carrying && plan.analyses, ...(config.analysis?.llm ? { llm: config.analysis.llm } : {}), cacheDir: input.cacheDir, log: input.log });
+  const analysed = await analyzeStage({ envelopes: built, sites: [...groups.values()].flat(), now: input.stamp.datasetVersion, previous, carry: carrying && plan.analyses, ...(config.analysis?.llm ? { llm: config.analysis.llm } : {}), cacheDir: input.cacheDir, log: input.log, ...(input.layout ? { layout: input.layout } : {}) });
   const lineOf = carrying ? unchangedLines(previous, (e) => input.previous!.lineOf(e), input.previous!.manifest, input.stamp) : () => null;
   const taken = new Map<Envelope, Buffer>();
   for (const e of analysed.envelopes) {

@@ -38,6 +38,8 @@ export interface ExtractCache {
   readonly includeTestCode: boolean;
   /** The commit whose tree the entries are of (null: unknown, an empty cache). */
   readonly sha: string | null;
+  /** The blobs of the tree's `Cargo.toml` files (`manifestsKey`) when the cache was written: the workspace's layout depends on them as well as on the entries. Null: unknown. */
+  readonly manifests: string | null;
   /** What an entry says of its file but its sites, by path. */
   readonly heads: ReadonlyMap<string, CacheHead>;
   /** What extraction found in the file at `path` (as `extractFile` returned it, before `applyTestModules`, without facts), read when first asked for; undefined when there is no entry. */
@@ -62,6 +64,7 @@ interface CacheHeader {
   readonly includeTestCode: boolean;
   readonly repo: string;
   readonly sha?: string;
+  readonly manifests?: string;
 }
 
 /** `<cacheDir>/extract/<owner>+<name>.jsonl`; E_INPUT when `repo` is not a safe `owner/name` (`checkRepo`). Never touches the disk. */
@@ -72,7 +75,7 @@ export function extractCachePath(cacheDir: string, repo: string): string {
 
 /** An empty cache for `extractorVersion` and `includeTestCode`. */
 export function emptyCache(extractorVersion: number, includeTestCode = false): ExtractCache {
-  return { extractorVersion, includeTestCode, sha: null, heads: new Map(), entry: () => undefined, lines: new Map() };
+  return { extractorVersion, includeTestCode, sha: null, manifests: null, heads: new Map(), entry: () => undefined, lines: new Map() };
 }
 
 /**
@@ -128,7 +131,7 @@ export async function loadExtractCache(file: string, repo: string, extractorVers
       parsed.set(path, whole);
       return whole;
     };
-    return { cache: { extractorVersion, includeTestCode, sha: header.sha ?? null, heads, entry, lines: raw }, problem: null };
+    return { cache: { extractorVersion, includeTestCode, sha: header.sha ?? null, manifests: header.manifests ?? null, heads, entry, lines: raw }, problem: null };
   } catch (error) {
     return { cache: empty, problem: `ignoring the damaged extraction cache ${file}: ${(error as Error).message}` };
   }
@@ -171,7 +174,7 @@ const NEWLINE = Buffer.from("\n");
 function entryLines(result: FileSites): string {
   const facts: [number, number, string, SiteFacts][] = [];
   for (const s of result.sites) if (s.facts != null) facts.push([s.line, s.column, s.kind, s.facts]);
-  const head: HeadLine = { path: result.path, blob: result.blob, parseErrors: result.parseErrors, parsed: result.parsed, testModules: result.testModules, ...sourceFactsOf(result), facts: facts.length > 0 };
+  const head: HeadLine = { path: result.path, blob: result.blob, parseErrors: result.parseErrors, parsed: result.parsed, testModules: result.testModules, ...(result.modules === undefined ? {} : { modules: result.modules }), ...sourceFactsOf(result), facts: facts.length > 0 };
   const lines = [JSON.stringify(head), JSON.stringify(facts.length === 0 ? result.sites : result.sites.map((s) => (s.facts == null ? s : { ...s, facts: null })))];
   if (facts.length > 0) lines.push(JSON.stringify(facts));
   return lines.join("\n");
@@ -189,7 +192,7 @@ function sourceFactsOf(result: FileSites): Pick<FileSites, "calls" | "wrappers">
 const READ_BYTES = 1 << 20;
 
 /** Starts writing the cache of `sha`'s tree to a temporary file beside `file` (made with its folder). */
-export async function openCacheWriter(file: string, header: { readonly repo: string; readonly sha: string; readonly extractorVersion: number; readonly includeTestCode: boolean }): Promise<CacheWriter> {
+export async function openCacheWriter(file: string, header: { readonly repo: string; readonly sha: string; readonly extractorVersion: number; readonly includeTestCode: boolean; readonly manifests?: string }): Promise<CacheWriter> {
   await makeDir(path.dirname(file));
   await removeLeftovers(path.dirname(file), [`${path.basename(file)}.tmp-`]);
   const tmp = `${file}.tmp-${process.pid}`;
@@ -262,7 +265,7 @@ export async function openCacheWriter(file: string, header: { readonly repo: str
     closed = true;
     await handle.close();
   };
-  const line: CacheHeader = { format: CACHE_FORMAT, extractorVersion: header.extractorVersion, includeTestCode: header.includeTestCode, repo: header.repo, sha: header.sha };
+  const line: CacheHeader = { format: CACHE_FORMAT, extractorVersion: header.extractorVersion, includeTestCode: header.includeTestCode, repo: header.repo, sha: header.sha, ...(header.manifests === undefined ? {} : { manifests: header.manifests }) };
   append(JSON.stringify(line), null);
   return {
     add: (result) => append(entryLines(result), result.path),

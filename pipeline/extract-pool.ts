@@ -288,7 +288,7 @@ export interface TreeExtraction {
   /** Per-file sites before `applyTestModules`, in tree order; without facts when `writer` has them. The cache's entries are read here. */
   all(): FileSites[];
   /** What the message sources noted in each file of the tree (its wrappers and calls), in tree order, without reading the cache's sites. */
-  sourceFacts(): Pick<FileSites, "path" | "calls" | "wrappers">[];
+  sourceFacts(): Pick<FileSites, "path" | "calls" | "wrappers" | "modules">[];
   /** Those of the files extracted in this run (not in the cache), in tree order. */
   readonly fresh: readonly FileSites[];
   /** Files parsed with tree-sitter in this run. */

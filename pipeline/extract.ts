@@ -18,15 +18,17 @@ import { contextOfPath, isTestAttribute, MACRO_RULES, METHOD_RULES, type Rule, S
 import { isReturnedName, mayBeSite, RETURNED_CANDIDATE, returnedHit, returnedReader } from "./sources/returned.js";
 import { codeAt, isAsciiWord, isSpace, readDelimited, skipTrivia, splitArgs, tokenize, type Token } from "./tokens.js";
 import { type FlatTree, type ParseTree, parseTree, type Range } from "./parse.js";
+import { parseNow } from "./parse-binding.js";
 import { Lines, namedChildSpans, TreeView, type ViewNode } from "./tree-view.js";
 import { callsOf, FileSources, type SourcedMessage } from "./sources/file.js";
 import type { FileSites, Site, SiteContext, SiteFacts } from "./types.js";
+import { EMPTY_SCAN, type ModuleScan, scanModules } from "./workspace/modules.js";
 
 /** What extraction hands the lexer pass (`layoutOf`) to tell test attributes: the table's one predicate. */
 export { isTestAttribute } from "./rust/index.js";
 
 /** Bumped whenever extraction can give other sites for the same text (it keys the cache). */
-export const EXTRACTOR_VERSION = 12;
+export const EXTRACTOR_VERSION = 16;
 
 const MACRO_NAMES = [...MACRO_RULES.keys()].sort((a, b) => b.length - a.length);
 const CANDIDATE = new RegExp(`\\b(${MACRO_NAMES.join("|")})\\s*!|\\.\\s*(${[...METHOD_RULES.keys()].join("|")})\\s*\\(|${RETURNED_CANDIDATE}`, "dg");
@@ -128,7 +130,7 @@ export function startFile(file: { readonly path: string; readonly blob: string; 
       });
       const sites = found.filter((site) => site !== null);
       forgetIndexedWords();
-      return { path: file.path, blob: file.blob, sites, parseErrors: view?.hasError ?? false, parsed: view !== null, testModules: testModuleNames(text), ...sources.facts(found) };
+      return { path: file.path, blob: file.blob, sites, parseErrors: view?.hasError ?? false, parsed: view !== null, testModules: testModuleNames(text), ...modulesOf(text), ...sources.facts(found) };
     },
   };
 }
@@ -162,7 +164,13 @@ function callersIn(text: string, layout: Layout, takes: ReadonlySet<Spot> | null
 
 /** What a file without candidate text yields: no sites, no parse, its test-module declarations. */
 export function extractUnparsed(file: { readonly path: string; readonly blob: string; readonly text: string }): FileSites {
-  return { path: file.path, blob: file.blob, sites: [], parseErrors: false, parsed: false, testModules: testModuleNames(file.text), ...callsOf(file.text) };
+  return { path: file.path, blob: file.blob, sites: [], parseErrors: false, parsed: false, testModules: testModuleNames(file.text), ...modulesOf(file.text), ...callsOf(file.text) };
+}
+
+/** The file's `mod` items and item-wrapping macros (`scanModules`), as a field only when there are any. */
+function modulesOf(text: string): { modules?: ModuleScan } {
+  const scan = scanModules(text);
+  return scan === EMPTY_SCAN || (scan.mods.length === 0 && scan.macros.length === 0 && scan.moduleMacros === undefined && scan.invokes === undefined) ? {} : { modules: scan };
 }
 
 /**
@@ -254,7 +262,57 @@ function returnedWithFacts(site: Site | null, view: TreeView | null, toTree: boo
   if (site === null || view === null || !toTree || site.runtime === null || !needsFacts(recordKey(site)!, site.context)) return site;
   const node = view.path(spot.at, spot.at + spot.name.length);
   if (node.start !== spot.at || node.text !== spot.name) return site;
-  return { ...site, facts: siteFacts(view.chain(node), { name: spot.name, check: null, debugOnly: false }, null, callers) };
+  return { ...site, facts: factsWithItems(view, view.chain(node), { name: spot.name, check: null, debugOnly: false }, null, callers) };
+}
+
+/**
+ * The site's facts (`siteFacts`) and, for a site in the body of an item-level `name! { … }`
+ * (`cfg_rt! { fn f() { match … { _ => panic!() } } }`), the facts read with that body parsed as
+ * items (`asItems`: the items, function and path condition inside it, the invocations read so
+ * counted in `depth`); whether they apply is for the workspace's item macros to say
+ * (workspace/place.ts), as another macro may make anything of its tokens.
+ * Note: the body is parsed again alone (tree-sitter's included ranges keep offsets and lines),
+ *   on the calling thread: such sites are few, and each body is parsed once per file.
+ */
+function factsWithItems(view: TreeView, chain: readonly ViewNode[], rule: Pick<Rule, "name" | "check" | "debugOnly">, args: readonly (readonly Token[])[] | null, callers: (name: string) => readonly string[]): SiteFacts {
+  const facts = siteFacts(chain, rule, args, callers);
+  const body = itemMacroBody(chain);
+  if (body === null || facts.macro === null) return facts;
+  const site = chain[0]!;
+  const inner = view.memo(`items@${body.start}`, () => bodyAsItems(view, body));
+  if (inner === null) return facts;
+  const node = inner.path(site.start, site.end);
+  if (node.start !== site.start || node.end !== site.end || node.type !== site.type) return facts;
+  const innerChain = inner.chain(node);
+  if (innerChain.some((n) => n.type === "ERROR")) return facts;
+  const within = factsWithItems(inner, innerChain, rule, args, callers);
+  const read = within.asItems ?? { depth: 0, facts: within };
+  const outerGates = rule.debugOnly ? facts.gates.filter((g) => g !== "debug_assertions") : facts.gates;
+  const merged: SiteFacts = { ...read.facts, items: [...facts.items, ...read.facts.items], gates: [...new Set([...outerGates, ...read.facts.gates])], macroPath: facts.macroPath ?? [{ name: facts.macro, attribute: null }] };
+  return { ...facts, asItems: { depth: 1 + read.depth, facts: merged } };
+}
+
+/** The view of a macro's body parsed alone as items; null when the binding that parses it cannot load (then the site keeps the facts of its tokens). */
+function bodyAsItems(view: TreeView, body: ViewNode): TreeView | null {
+  const range = { startIndex: body.start + 1, endIndex: body.end - 1, startPosition: view.lines.pointOf(body.start + 1), endPosition: view.lines.pointOf(body.end - 1) };
+  try {
+    return new TreeView(parseNow(view.text, [range]), view.text, view.lines);
+  } catch {
+    return null;
+  }
+}
+
+/** The token tree of the item-level `name! { … }` whose tokens hold the site of `chain` (not a `macro_rules!`), or null. */
+function itemMacroBody(chain: readonly ViewNode[]): ViewNode | null {
+  for (let k = 1; k + 1 < chain.length; k++) {
+    const a = chain[k]!;
+    if (a.type !== "macro_invocation") continue;
+    const parent = chain[k + 1]!.type;
+    if (parent !== "source_file" && parent !== "declaration_list") return null;
+    const body = chain[k - 1]!;
+    return body.type === "token_tree" && body.view.text[body.start] === "{" && a.field("macro")?.text !== "macro_rules" ? body : null;
+  }
+  return null;
 }
 
 /** What a site's arguments make the user see (a rule's answer, or a source's: `FileSources.describe`). */
@@ -280,7 +338,7 @@ function readSite(path: string, view: TreeView, rule: Rule, spot: Spot, fileCont
     if (testAttributes && context === "library" && hasTestAttribute(a)) context = "test";
   }
   if (rule.syntax === "macro" && !stdMacro(text, codeBefore(view, at), at)) return null;
-  return siteAt(path, text, view.lines, rule, spot, inTokenTree, context, describe, (key, args) => (needsFacts(key, context) ? siteFacts(chain, rule, args, callers) : null));
+  return siteAt(path, text, view.lines, rule, spot, inTokenTree, context, describe, (key, args) => (needsFacts(key, context) ? factsWithItems(view, chain, rule, args, callers) : null));
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { createRequire } from "node:module";
 import type TreeSitter from "tree-sitter";
-import type { FlatTree, Grammar, TreeParser } from "./parse.js";
+import type { FlatTree, Grammar, Range, TreeParser } from "./parse.js";
 
 const require = createRequire(import.meta.url);
 
@@ -38,6 +38,24 @@ export function bindingParser(): TreeParser {
       return new Promise((resolve) => setImmediate(resolve, flat));
     },
   };
+}
+
+/** The parser `parseNow` uses, made by its first call. */
+let now: { readonly parser: TreeSitter; readonly names: Names; readonly grammar: Grammar } | undefined;
+
+/**
+ * Parses `ranges` of `text` on the calling thread, at once (the binding's parse is synchronous):
+ * for the few small parts extraction reads again after the file's parse (a macro's body read as
+ * items), where waiting for the thread pool would split extraction in two.
+ */
+export function parseNow(text: string, ranges: readonly Range[]): FlatTree {
+  if (now === undefined) {
+    const types: string[] = [];
+    const fields: string[] = [""];
+    const fieldIds = new Map<string, number>([["", 0]]);
+    now = { parser: newParser(), names: { types, fields, fieldIds }, grammar: { types, fields, fieldIds } };
+  }
+  return flatten(now.parser.parse(text, undefined, { includedRanges: ranges as TreeSitter.Range[] }), now.names, now.grammar);
 }
 
 function newParser(): TreeSitter {

@@ -62,6 +62,8 @@ export interface CarryInput {
   readonly allow: CarryMode;
   /** True when a file's sites may change other files' (it defines or calls a message source: `MessageSources.touches`). */
   readonly touchesSources: (file: Pick<FileSites, "calls" | "wrappers">) => boolean;
+  /** The key of the tree's `Cargo.toml` files (`manifestsKey`); absent: as the cache's. */
+  readonly manifests?: string;
 }
 
 const NOTHING: ReadonlySet<string> = new Set();
@@ -81,8 +83,9 @@ export function planCarry(input: CarryInput): CarryPlan {
   if (!input.analysesCarry) return partial("a language model rewrites the analyses");
   if (!cacheOfPrevious) return partial("the extraction cache is not of the previous version's tree");
   if (!previous.rebasable) return partial("the previous records hold its commit outside the values a new commit replaces");
+  if (input.manifests !== undefined && input.cache.manifests !== input.manifests) return partial("a `Cargo.toml` changed, came or went (the packages and module tree may differ)");
   const counts = wholeCounts(input, unchanged);
-  return counts === null ? partial("a file that changed holds a record's site or a message source, before or now, or declares other test modules") : { mode: "whole", from: previous.entry.version, reason: "no file that changed holds a record's site or declares other test modules", unchanged, analyses: true, counts };
+  return counts === null ? partial("a file that changed holds a record's site or a message source, before or now, or declares other test modules or `mod` items") : { mode: "whole", from: previous.entry.version, reason: "no file that changed holds a record's site or declares other test modules", unchanged, analyses: true, counts };
 }
 
 /**
@@ -105,6 +108,9 @@ function wholeCounts(input: CarryInput, unchanged: ReadonlySet<string>): Manifes
   if (holdsRecord(changedNow) || holdsRecord(changedBefore)) return null;
   const declared = (files: readonly { path: string; testModules: readonly string[] }[]) => new Map(files.flatMap((f) => (f.testModules.length > 0 ? [[f.path, f.testModules]] : [])));
   if (!isDeepStrictEqual(declared(changedBefore), declared(changedNow))) return null;
+  // Note: a file's `mod` items and item-wrapping macros place other files (their modules and gates): the same ones, the same places.
+  const modules = (files: readonly FileSites[]) => new Map(files.flatMap((f) => (f.modules === undefined ? [] : [[f.path, f.modules]])));
+  if (!isDeepStrictEqual(modules(changedBefore), modules(changedNow))) return null;
   // The declarations of the whole tree, now as before: those of the files that did not change, and the changed files'.
   const declaring = [...[...unchanged].map((p) => cache.heads.get(p)!), ...changedNow];
   const countsOf = (files: readonly FileSites[]) => siteCounts(applyTestModules(files, declaring).flatMap((f) => f.sites), includeTestCode);

@@ -7,6 +7,7 @@ import picomatch from "picomatch";
 import { PipelineError } from "./errors.js";
 import { git, gitEnv } from "./git.js";
 import type { SourceFile } from "./types.js";
+import { isManifest } from "./workspace/index.js";
 
 export interface ReadInput {
   readonly gitDir: string;
@@ -35,11 +36,11 @@ export async function readTree(input: ReadInput): Promise<ReadResult> {
   return { ...listing, files: await readFiles(input.gitDir, listing.entries) };
 }
 
-/** The files of the tree at `sha` that the globs select, without their text yet. */
-export async function listFiles(input: ReadInput): Promise<{ entries: TreeEntry[]; listed: number; skipped: number }> {
+/** The files of the tree at `sha` that the globs select, without their text yet, and the tree's `Cargo.toml` files (whatever the globs say: they lay out the workspace). */
+export async function listFiles(input: ReadInput): Promise<{ entries: TreeEntry[]; listed: number; skipped: number; manifests: TreeEntry[] }> {
   const all = await listTree(input.gitDir, input.sha);
   const entries = selectEntries(all, input.include, input.exclude);
-  return { entries, listed: all.length, skipped: all.length - entries.length };
+  return { entries, listed: all.length, skipped: all.length - entries.length, manifests: all.filter((e) => isManifest(e.path)) };
 }
 
 /** The text of the given entries, in order, through one `git cat-file --batch` process. */

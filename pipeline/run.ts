@@ -23,6 +23,7 @@ import { MessageSources } from "./sources/index.js";
 import type { Manifest, VersionEntry, VersionsIndex } from "./schema-types.generated.js";
 import { type RunSettings, runSettings, type SettingsOptions } from "./settings.js";
 import { versionProblems } from "./validate.js";
+import { manifestsKey, readWorkspace } from "./workspace/index.js";
 import { invalidDataset, nextVersionName, readIndex, repoDir, writeVersion } from "./write.js";
 
 /** What `run` analyses and where it writes; every field has a default from the config. */
@@ -101,7 +102,8 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
   const previous = parent === null ? null : parent === newest ? await newestRead : await readPrevious(outDir, target.repo, parent);
   if (loadedCache.problem) log(loadedCache.problem);
   // Note: a cache that cannot be written costs the next run time, not this run: facts stay in memory.
-  const writer = await openCacheWriter(cacheFile, { repo: target.repo, sha: target.sha, extractorVersion: EXTRACTOR_VERSION, includeTestCode: settings.config.includeTestCode }).catch((error: Error) => {
+  const manifests = manifestsKey(listing.manifests);
+  const writer = await openCacheWriter(cacheFile, { repo: target.repo, sha: target.sha, extractorVersion: EXTRACTOR_VERSION, includeTestCode: settings.config.includeTestCode, manifests }).catch((error: Error) => {
     log(`could not write the extraction cache ${cacheFile}: ${error.message}`);
     return null;
   });
@@ -111,7 +113,11 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
     try {
       const extraction = await extractTree(listing.entries, loadedCache.cache, writer, reader, { threads: options.threads, progress: options.progress, beforeLargeTree: options.beforeLargeTree, log, contextLines: settings.config.contextLines });
       log(`extracted ${listing.entries.length} files: ${extraction.parsed} parsed, ${extraction.reused} reused from the cache`);
-      const sources = new MessageSources(extraction.sourceFacts(), target.messageSources);
+      const scanned = extraction.sourceFacts();
+      const sources = new MessageSources(scanned, target.messageSources);
+      const manifestTexts = await reader.read(listing.manifests.map((m) => m.blob));
+      const workspace = readWorkspace(listing.manifests.map((m, i) => ({ path: m.path, text: manifestTexts[i]! })), scanned);
+      for (const p of workspace.problems) log(`${p.path} is not valid TOML, its package is left out: ${p.message}`);
       const plan = planCarry({
         previous: previous === null ? null : { entry: previous.entry, manifest: previous.manifest, rebasable: rebasable(previous.records, previous.manifest.sha) },
         configHash: settings.configHash,
@@ -123,6 +129,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
         extraction,
         allow: options.carry ?? "whole",
         touchesSources: (file) => sources.touches(file),
+        manifests,
       });
       log(`carry: ${plan.mode}${plan.from === null ? "" : ` from ${plan.from}`} (${plan.reason})`);
       const stamp = { sha: target.sha, datasetVersion: now };
@@ -143,6 +150,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
               withFacts: (groups) => (writer === null ? Promise.resolve(new Map(groups)) : withFirstFacts(groups, writer, cacheFile)),
               readTexts: (paths) => reader.read(paths.map((p) => blobOf.get(p)!)),
               log,
+              layout: workspace.layout,
             });
     } finally {
       await reader.close();

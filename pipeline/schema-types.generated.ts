@@ -318,8 +318,10 @@ export interface SiteFacts {
   gates: string[];
   /** The path condition from the function's entry (or the `macro_rules!` arm) to the site, outermost first; for `assert*` and `.expect` the last entry is the failing check itself. */
   conditions: Condition[];
-  /** When the site sits in another macro's token tree, that macro's name (the innermost, e.g. `quote`, `macro_rules`); the conditions outside it hold where that macro is written, not necessarily where the panic runs. Null otherwise. */
+  /** When the site sits in another macro's token tree, the innermost macro whose tokens hold it and are not read as items (`vec` in `cfg_rt! { fn f() { vec![panic!()] } }`, `quote`, `macro_rules`); the conditions outside it hold where that macro is written, not necessarily where the panic runs. Null otherwise. */
   macro: string | null;
+  /** The macro invocations whose tokens hold the site, outermost first, when there is more than one or one opens with `#![…]`; `macro` names the last. Absent otherwise. */
+  macroPath?: MacroUse[];
   /** Names of the functions in the same file that call a function with the enclosing function's name, sorted (a match by name, not a resolved call). */
   callers: string[];
   /** Names bound by `let` between the outermost step of the path condition and the site: values the conditions may read that do not exist before the path starts. */
@@ -328,24 +330,34 @@ export interface SiteFacts {
   exitInPath: boolean;
   /** True when a `return`, `break`, `continue` or `?` lies in the function body before the outermost step of the path condition. */
   exitBeforePath: boolean;
+  /** For a site in the body of an item-level `name! { … }` (`cfg_rt! { fn f() { … } }`): its facts with that body read as items (the items, function and path condition inside it; `macroPath` the whole list, `macro` the innermost invocation not read as items), `depth` the number of `macroPath`'s outermost invocations so read. A record takes them when each of those is an item-wrapping macro of the repository. Absent otherwise. */
+  asItems?: ItemsReading;
 }
 
-/** The facts of a record: those of its first occurrence, with the crate and module its path gives and the records raised beside it. */
+/** The facts of a record: those of its first occurrence, with the package, module and module gates the workspace's layout gives its file (`Cargo.toml` files and `mod` declarations) and the records raised beside it. */
 export interface RecordFacts {
-  /** The package the file belongs to by Cargo's layout (the folder holding `src/`, `tests/`, … ), or null when the path shows none. */
+  /** The Cargo package (`package.name` of its `Cargo.toml`, e.g. `grep-searcher`) whose crate compiles the file, or that holds it by folder when no crate root's `mod` tree reaches it; null outside every package. */
   crate: string | null;
-  /** The module path of the file by Cargo's layout (`src/a/b.rs` → `a::b`; `lib.rs`, `main.rs` → empty), or null outside `src/`. */
+  /** The module path rustc gives the file, from its crate root along the `mod` declarations (`#[path]` honoured: `signal::windows::imp`; the root itself is empty), or null when no crate root's `mod` tree reaches the file. */
   module: string | null;
+  /** The package's `description` from its `Cargo.toml` (inherited from `[workspace.package]` when it says so), or null. */
+  crateDescription: string | null;
+  /** How the crate the file is compiled in is built: `lib`, `bin`, or `proc-macro` (its panics happen inside rustc, while a user's crate expands the macro: the user sees a compile error). Null outside every package. */
+  crateKind: "lib" | "bin" | "proc-macro" | null;
+  /** The gates `gates` starts with that come from outside the file: the `#[cfg(…)]` of each `mod` declaration from the crate root down to the file, and of the repository's item-wrapping macros (`cfg_rt! { … }`) around those declarations and around the site, outermost first. */
+  moduleGates: string[];
   /** The items enclosing the site, outermost first (`mod`, `impl`, `trait`, `fn`, …), as the file's syntax tree shows them. */
   items: ItemFact[];
   /** The function or method the site sits in; absent at item level, in `macro_rules!` bodies and in constants. */
   function?: FunctionFact;
-  /** Conditions of compilation on the way down, outermost first and without repeats: the predicates of `#[cfg(…)]` on the file, items, statements and match arms, and `debug_assertions` for `debug_assert*`. */
+  /** Conditions of compilation on the way down, outermost first and without repeats: those of the module (`moduleGates`), then the predicates of `#[cfg(…)]` on the file, items, statements and match arms, and `debug_assertions` for `debug_assert*`. */
   gates: string[];
   /** The path condition from the function's entry (or the `macro_rules!` arm) to the site, outermost first; for `assert*` and `.expect` the last entry is the failing check itself. */
   conditions: Condition[];
-  /** When the site sits in another macro's token tree, that macro's name (the innermost, e.g. `quote`, `macro_rules`); the conditions outside it hold where that macro is written, not necessarily where the panic runs. Null otherwise. */
+  /** When the site sits in another macro's token tree, the innermost macro whose tokens hold it and are not read as items (`vec` in `cfg_rt! { fn f() { vec![panic!()] } }`, `quote`, `macro_rules`); the conditions outside it hold where that macro is written, not necessarily where the panic runs. Null otherwise. */
   macro: string | null;
+  /** The macro invocations whose tokens hold the site, outermost first, when there is more than one or one opens with `#![…]`; `macro` names the last. Absent otherwise. */
+  macroPath?: MacroUse[];
   /** Names of the functions in the same file that call a function with the enclosing function's name, sorted (a match by name, not a resolved call). */
   callers: string[];
   /** Names bound by `let` between the outermost step of the path condition and the site: values the conditions may read that do not exist before the path starts. */
@@ -474,6 +486,21 @@ export interface Condition {
   method?: string;
   /** `expect`: the receiver expression as written. */
   receiver?: string;
+}
+
+/** A macro invocation whose tokens hold the site: its name and the text inside a `#![…]` that opens its body (`feature! { #![any(…)] … }`), or null. */
+export interface MacroUse {
+  /** The macro's name as invoked (its last path segment). */
+  name: string;
+  /** The text inside the `#![…]` opening the invocation's body, or null. */
+  attribute: string | null;
+}
+
+/** A site's facts with the bodies of the item-level macros around it read as items. */
+export interface ItemsReading {
+  /** How many of `macroPath`'s outermost invocations were read as items. */
+  depth: number;
+  facts: SiteFacts;
 }
 
 /** What one dataset version holds and how it was made. */

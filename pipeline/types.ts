@@ -13,6 +13,7 @@
  */
 export type MessagePart = { readonly lit: string } | { readonly wild: true } | { readonly gap: true } | { readonly optional: readonly MessagePart[] };
 
+import type { ModuleScan } from "./workspace/modules.js";
 import type { MessageSource, SiteContext, SiteFacts, SiteKind, SkipReason } from "./schema-types.generated.js";
 
 export type { MessageSource, SiteContext, SiteFacts, SiteKind, SkipReason };
@@ -113,6 +114,8 @@ export interface FileSites {
   readonly parsed: boolean;
   /** The test-only modules the file declares in files of their own (`#[cfg(test)] mod tests;`). */
   readonly testModules: readonly string[];
+  /** Its `mod` items and item-wrapping macros (workspace/modules.ts), for the workspace's module tree; absent when none. */
+  readonly modules?: ModuleScan;
   /**
    * The calls the file makes with a literal or `format!` argument, by the key the message sources
    * look them up by (`name`, `Path::name`, `.name`; sources/calls.ts), sorted; absent when none.

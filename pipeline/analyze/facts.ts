@@ -8,7 +8,7 @@
  * `TreeView`, so what one site reads from a shared ancestor (the function, the impl, a match arm,
  * cfg gates) the next site of the file finds there.
  */
-import type { Condition, FunctionFact, ItemFact, MatchArm, ParamFact, SiteFacts } from "../schema-types.generated.js";
+import type { Condition, FunctionFact, ItemFact, MacroUse, MatchArm, ParamFact, SiteFacts } from "../schema-types.generated.js";
 import { chain, type Hit, type Item, itemAt, type Layout, layoutOf } from "../layout.js";
 import { cfgPredicateText, type Rule } from "../rust/index.js";
 import { isAsciiWord, isSpace, readDelimited, skipTrivia, splitArgs, type Token, tokenize } from "../tokens.js";
@@ -35,6 +35,9 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
   const conditions: Condition[] = [];
   let fn: ViewNode | null = null;
   let macro: string | null = null;
+  let macroPath: MacroUse[] = [];
+  /** The outermost token tree around the site (a macro's arguments, a `macro_rules!` arm's body), when it is in one. */
+  let tokenRoot: ViewNode | null = null;
   /** Where the outermost step of the path condition starts (the site itself when there is none). */
   let outerStart = node.start;
 
@@ -45,9 +48,13 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
     const parentType = chain[k + 1]?.type;
     if (parentType !== undefined && LISTS.has(parentType)) gates.push(...cfgBefore(a));
     const stepsBefore = conditions.length;
+    if (a.type === "token_tree" && inBody) tokenRoot = a;
     switch (a.type) {
       case "macro_invocation":
-        if (k > 1 && macro === null) macro = a.field("macro")?.text ?? null;
+        if (k > 1 && macro === null) {
+          macroPath = macroPathAt(a, node.start);
+          macro = macroPath.at(-1)?.name ?? a.field("macro")?.text ?? null;
+        }
         break;
       case "macro_rule": {
         const left = a.field("left");
@@ -125,6 +132,7 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
   items.reverse();
   conditions.reverse();
   gates.reverse();
+  if (tokenRoot !== null) gates.push(...tokenGates(tokenRoot, node.start));
 
   const check = checkCondition(chain, rule, args);
   if (check !== null) conditions.push(check);
@@ -139,11 +147,85 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
     gates: [...new Set(gates)],
     conditions,
     macro,
+    // Note: listed only when it says more than `macro` (a nested call, or a body's own `#![…]`).
+    ...(macroPath.length > 1 || macroPath[0]?.attribute != null ? { macroPath } : {}),
     callers: functionFact === undefined ? [] : [...callers(functionFact.name)],
     boundInside: [...new Set([...inside.matchAll(LET)].flatMap((m) => boundNames(m[1]!)))].sort(),
     exitInPath: EXIT.test(inside),
     exitBeforePath: EXIT.test(code(text.slice(bodyStart, outerStart))),
   };
+}
+
+/**
+ * The macro invocations whose tokens hold offset `at`, outermost first: `invocation` itself
+ * (a macro call the tree shows) and the `name!(…)` calls inside its flat token tree around `at`,
+ * each with the text of a `#![…]` opening its body (`feature! { #![any(…)] … }`).
+ * Note: tree-sitter leaves a macro's arguments as flat tokens; the lexer finds the calls in them.
+ */
+function macroPathAt(invocation: ViewNode, at: number): MacroUse[] {
+  const text = invocation.view.text;
+  const tokens = invocation.memo("macroTokens", () => tokenize(text.slice(invocation.start, invocation.end)));
+  const base = invocation.start;
+  const stack: (MacroUse | null)[] = [];
+  for (let i = 0; i < tokens.length && tokens[i]!.start + base < at; i++) {
+    const t = tokens[i]!;
+    if (t.kind === "open") {
+      const named = i >= 2 && tokens[i - 1]!.text === "!" && tokens[i - 2]!.kind === "ident";
+      let attribute: string | null = null;
+      if (named && tokens[i + 1]?.text === "#" && tokens[i + 2]?.text === "!" && tokens[i + 3]?.text === "[") {
+        let depth = 0;
+        for (let j = i + 3; j < tokens.length; j++) {
+          if (tokens[j]!.kind === "open") depth++;
+          else if (tokens[j]!.kind === "close" && --depth === 0) {
+            if (j > i + 4) attribute = text.slice(base + tokens[i + 4]!.start, base + tokens[j - 1]!.end).replace(/\s+/g, " ");
+            break;
+          }
+        }
+      }
+      stack.push(named ? { name: tokens[i - 2]!.text, attribute } : null);
+    } else if (t.kind === "close") stack.pop();
+  }
+  return stack.filter((m): m is MacroUse => m !== null);
+}
+
+/**
+ * The `#[cfg(…)]` predicates the tokens of a macro put on the site, outermost first: the
+ * attributes that open each segment (a match arm, a statement, a comma-separated element) holding
+ * it, in every group from `root` down (`#[cfg(feature = "x")] (a, _) => panic!(…)` in a
+ * `macro_rules!` body). Read with the lexer: tree-sitter leaves these tokens flat.
+ * Note: a segment starts after `,`, `;`, a group's opener or the `}` of a block at its depth.
+ */
+function tokenGates(root: ViewNode, at: number): string[] {
+  const text = root.view.text;
+  const base = root.start;
+  const tokens = root.memo("tokens", () => tokenize(text.slice(root.start, root.end)));
+  const frames: { seg: number; outer: number }[] = [];
+  for (let i = 0; i < tokens.length && tokens[i]!.start + base < at; i++) {
+    const t = tokens[i]!;
+    if (t.kind === "open") frames.push({ seg: i + 1, outer: frames.at(-1)?.seg ?? -1 });
+    else if (t.kind === "close") {
+      frames.pop();
+      if (t.text === "}" && frames.length > 0) frames.at(-1)!.seg = i + 1;
+    } else if ((t.text === "," || t.text === ";") && frames.length > 0) frames.at(-1)!.seg = i + 1;
+  }
+  const out: string[] = [];
+  const attributesAt = (j: number) => {
+    while (j >= 0 && tokens[j]?.text === "#" && tokens[j + 1]?.text === "[") {
+      let depth = 0;
+      let k = j + 1;
+      for (; k < tokens.length; k++) {
+        if (tokens[k]!.kind === "open") depth++;
+        else if (tokens[k]!.kind === "close" && --depth === 0) break;
+      }
+      if (k >= tokens.length) return;
+      out.push(...cfgPredicate(text.slice(base + tokens[j]!.start, base + tokens[k]!.end)));
+      j = k + 1;
+    }
+  };
+  // Note: the root's own group is the macro's arguments; its segments start at its opener.
+  for (const f of frames.slice(1)) attributesAt(f.outer);
+  if (frames.length > 0) attributesAt(frames.at(-1)!.seg);
+  return out;
 }
 
 /** A `return`, `break`, `continue` or `?` operator: the function or loop may be left there. */

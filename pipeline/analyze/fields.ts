@@ -19,6 +19,7 @@ import { errorTypeOf } from "../sources/returned.js";
 import { generateGuards, type Guards } from "./guard.js";
 import { frameOf, type Frame, type Framing, ERROR_HANDLERS } from "./frame.js";
 import { headPaths, lastCall, receiverKind, rustString, stdFailure } from "./rust.js";
+import { type PlaceFacts, withPlace } from "../workspace/place.js";
 
 type Strategy = "type-guard" | "validate-input" | "fix-invariant" | "implement-missing" | "catch-unwind" | "handle-error";
 
@@ -53,7 +54,7 @@ export interface Peer {
 /** The facts of a record whose site has none (e.g. an extraction cache written before facts existed). */
 export const EMPTY_FACTS: SiteFacts = { items: [], gates: [], conditions: [], macro: null, callers: [], boundInside: [], exitInPath: false, exitBeforePath: false };
 
-/** Crate and module of a file by Cargo's layout: `crates/x/src/a/b.rs` → `x`, `a::b`. */
+/** Crate and module of a file by its folders alone (`crates/x/src/a/b.rs` → `x`, `a::b`): a key of the folder's crate where no layout is at hand (sources/wrappers.ts); records name the package and module the workspace's layout gives (`placeFacts`). */
 export function crateAndModule(path: string): { crate: string | null; module: string | null } {
   const parts = path.split("/");
   const at = parts.findLastIndex((p, i) => i < parts.length - 1 && (p === "src" || p === "tests" || p === "benches" || p === "examples"));
@@ -66,9 +67,9 @@ export function crateAndModule(path: string): { crate: string | null; module: st
   return { crate, module: rest.join("::") };
 }
 
-/** The record facts: the site's, with crate, module, the ids of records raised in the same function and the record's other sites (absent when none). */
-export function recordFacts(path: string, site: SiteFacts, sameFunction: readonly string[], otherSites: readonly OtherSite[] = []): RecordFacts {
-  return { ...crateAndModule(path), ...site, sameFunction: [...sameFunction].sort(), ...(otherSites.length === 0 ? {} : { otherSites: [...otherSites] }) };
+/** The record facts: the site's, with what the workspace's layout says of its place (`placeFacts`), the ids of records raised in the same function and the record's other sites (absent when none). */
+export function recordFacts(site: SiteFacts, place: PlaceFacts, sameFunction: readonly string[], otherSites: readonly OtherSite[] = []): RecordFacts {
+  return { ...withPlace(site, place), sameFunction: [...sameFunction].sort(), ...(otherSites.length === 0 ? {} : { otherSites: [...otherSites] }) };
 }
 
 /** A snippet as a code span on one line: line breaks before `.`/`?`/closers and after openers dropped, other runs of white space made one space. */
@@ -186,6 +187,28 @@ function strategyOf(kind: SiteKind, framing: Framing): Strategy {
   }
 }
 
+/**
+ * The frame's class tag; `unconditional` only when nothing gates or conditions the site: no
+ * `#[cfg]` on the way down (module or site), no other macro's tokens around it, and no step of
+ * the path condition (a loop may not run, a closure may not be called).
+ */
+function classTag(framing: Framing, facts: SiteFacts): string[] {
+  const tag = CLASS[framing.frame];
+  if (tag === "unconditional" && (facts.macro !== null || facts.gates.length > 0 || facts.conditions.length > 0)) return [];
+  return [tag];
+}
+
+/** What a panic in a proc-macro crate is to its users: an error of their compilation, with the message as rustc's help line. */
+function procMacroNote(crate: string | null, message: string): string {
+  return `${crate === null ? "This crate" : code(crate)} is a proc-macro crate: the panic happens inside rustc while it expands the macro in a user's crate, and that user sees a compile error (\`error: proc-macro derive panicked\` for a derive, \`error: custom attribute panicked\` for an attribute, \`error: proc macro panicked\` for a function-like macro) with \`= help: message: ${quoteMessage(message).slice(1, -1)}\`; no run-time code of theirs can catch it.`;
+}
+
+/** A solution that advises `catch_unwind` is no advice for a proc macro's panic (it ends the user's build): the input is what to change. */
+function withoutCatchUnwind(solution: string): string {
+  if (!solution.includes("catch_unwind")) return solution;
+  return "Change the macro's input (the item it is applied to, its attributes) so that expansion does not reach the panic; a proc macro's panic cannot be caught by the crate that uses it.";
+}
+
 const CLASS: Record<Frame, string> = {
   error: "unhandled-error",
   missing: "not-implemented",
@@ -301,9 +324,10 @@ function buildsSentence(gates: string): string {
   return gates === "" ? "Not behind any `#[cfg]`: present in every build." : `Only in builds where ${gates} holds.`;
 }
 
-/** The sentence for a site with no branch between the function's entry and it. */
-function noBranchSentence(fnName: string): string {
-  return `No branch, loop or closure lies between the entry of ${fnName} and the site: every call that gets there panics.`;
+/** The sentence for a site outside any other macro's tokens with no branch between the function's entry and it; `gates` (as shown) limit it to the builds that compile it. */
+function noBranchSentence(fnName: string, gates: string): string {
+  const sentence = `no branch, loop or closure lies between the entry of ${fnName} and the site: every call that gets there panics.`;
+  return gates === "" ? `${sentence[0]!.toUpperCase()}${sentence.slice(1)}` : `In builds where ${gates} holds, ${sentence}`;
 }
 
 /** Who can reach the function: its visibility, trait and callers in the file. */
@@ -318,7 +342,8 @@ function reachSentences(fn: FunctionFact | undefined, facts: RecordFacts): strin
   else if (fn.visibility === "pub") situations.push(`${code(`pub fn ${fn.name}`)}${fn.implType === null ? "" : ` of ${code(`impl ${fn.implType}`)}`}: callable from other modules (whether the crate re-exports it is not in this file).`);
   else if (fn.visibility !== null) situations.push(`${code(`${fn.visibility} fn ${fn.name}`)}: callable only where that visibility allows.`);
   else situations.push(`${code(`fn ${fn.name}`)} is private to its module: users get there only through other code of the crate.`);
-  situations.push(facts.callers.length > 0 ? `In this file, ${facts.callers.map((c) => code(c)).join(", ")} ${facts.callers.length === 1 ? "calls" : "call"} a function named ${code(fn.name)}.` : `No other function in this file (outside tests) calls a function named ${code(fn.name)}.`);
+  // Note: callers are found by name; that none is found says nothing (a call through a macro, a function pointer or another file is not seen).
+  if (facts.callers.length > 0) situations.push(`In this file, ${facts.callers.map((c) => code(c)).join(", ")} ${facts.callers.length === 1 ? "calls" : "call"} a function named ${code(fn.name)} (a match by name, not a resolved call).`);
   return situations;
 }
 
@@ -350,7 +375,8 @@ function labelOf(kind: SiteKind, source: MessageSource | undefined): string {
  */
 export function analysisFields(kind: SiteKind, message: string, path: string, line: number, facts: RecordFacts, sameFunction: readonly Peer[], errorClass: string | null = null, source?: MessageSource): AnalysisFields {
   if (errorTypeOf(kind) === "error") return returnedFields(kind, path, line, facts, sameFunction, errorClass);
-  const guards = generateGuards(facts, message);
+  // Note: a guard is the user's code: the library's module gates are not its own `#[cfg]`s.
+  const guards = generateGuards({ ...facts, gates: facts.gates.slice(facts.moduleGates.length) }, message);
   const framing = frameOf(kind, message, facts);
   const strategy = strategyOf(kind, framing);
   const fn = facts.function;
@@ -391,7 +417,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   else if (framing.frame === "invariant" && kind.includes("assert") && decidingText !== null) doc.push(`It panics when ${decidingText}. The check reads none of the parameters${fn === undefined ? "" : ` of ${who}`}: it states an assumption of the code, and failing it means a state the code holds impossible.`);
   else if (framing.frame === "callee" && source !== undefined) doc.push(`${code(source.name)} decides whether to panic${steps.length > 0 ? `; the call is reached when ${cond}` : ""}.`);
   else if (steps.length > 0) doc.push(`${after === null ? "It" : `${after[0]!.toUpperCase()}${after.slice(1)}, it`} is raised when ${cond}.`);
-  else if (fnName !== null && framing.frame !== "callee") doc.push(noBranchSentence(fnName));
+  else if (fnName !== null && framing.frame !== "callee" && facts.macro === null) doc.push(noBranchSentence(fnName, gates));
   if (framing.frame === "missing" && kind === "panic") doc.push("Its message says that the path is not supported: reaching it always panics.");
 
   // triggerScenarios
@@ -499,18 +525,21 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   const tags = ["rust", kind, ...(facts.crate === null ? [] : [facts.crate]), ...facts.gates.flatMap((g) => {
     const f = /^feature\s*=\s*"([^"]+)"$/.exec(g);
     return f ? [`feature-${f[1]}`] : g === "debug_assertions" ? ["debug-only"] : [];
-  }), CLASS[framing.frame], ...(facts.macro === null ? [] : ["in-macro"])];
+  }), ...classTag(framing, facts), ...(facts.macro === null ? [] : ["in-macro"]), ...(facts.crateKind === "proc-macro" ? ["proc-macro"] : [])];
 
+  const procMacro = facts.crateKind === "proc-macro";
+  if (procMacro) doc.push(procMacroNote(facts.crate, message));
   return {
     documentation: doc.join(" "),
     triggerScenarios: trigger,
     commonSituations: situations.join(" "),
-    solutions,
+    solutions: procMacro ? solutions.map(withoutCatchUnwind) : solutions,
     exampleFix,
     handlingStrategy: strategy,
     validationCode: guards.validationCode,
     typeGuard: guards.typeGuard,
-    tryCatchPattern,
+    // Note: a proc macro's panic ends the user's compilation: there is no caller to catch it.
+    tryCatchPattern: procMacro ? null : tryCatchPattern,
     preventionTips: tips,
     tags: [...new Set(tags)],
     backgroundTag: backgroundOf(kind, strategy, framing, facts),

@@ -7,6 +7,8 @@
 import { recordMessage, sameContent } from "../build.js";
 import type { Envelope, OtherSite, RecordFacts } from "../schema-types.generated.js";
 import type { Site } from "../types.js";
+import type { WorkspaceLayout } from "../workspace/modules.js";
+import { placeFacts, readFacts, samePlace } from "../workspace/place.js";
 import { ANALYSIS_FIELDS, type AnalysisFields, analyzeEnvelope, EMPTY_FACTS, type Peer, recordFacts, withAnalysis } from "./fields.js";
 
 export { analysisFields, analyzeEnvelope, crateAndModule, describeCondition, type AnalysisFields } from "./fields.js";
@@ -26,7 +28,11 @@ export interface AnalyzeInput {
    * (its sites and their facts are what they were): only its peers are compared.
    */
   readonly carryFrom?: ReadonlyMap<string, Envelope>;
+  /** The workspace's packages and module tree (workspace/); absent: no file is in a package, and a carried record's place is taken as it was. */
+  readonly layout?: WorkspaceLayout;
 }
+
+const NO_WORKSPACE: WorkspaceLayout = { files: new Map(), packages: [], itemMacros: new Map() };
 
 /** Most related ids an envelope lists. */
 const RELATED = 5;
@@ -50,7 +56,10 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
   //   messages of all the others, which rank the related ids): the previous analysis, which the
   //   records carry, is the answer.
   const previous = input.carryFrom;
-  const takenWhole = (e: Envelope) => e.facts !== undefined && previous!.get(e.record.id)?.facts === e.facts && e.facts.sameFunction.every((id) => previous!.has(id));
+  const layout = input.layout ?? NO_WORKSPACE;
+  // Note: a record taken from the previous version keeps its facts only while its file stands where it stood (its package, module and their gates).
+  const stillPlaced = (e: Envelope) => input.layout === undefined || samePlace(e.facts!, placeFacts(layout, e.record.filePath, e.facts!));
+  const takenWhole = (e: Envelope) => e.facts !== undefined && previous!.get(e.record.id)?.facts === e.facts && e.facts.sameFunction.every((id) => previous!.has(id)) && stillPlaced(e);
   if (previous !== undefined && input.envelopes.length === previous.size && input.envelopes.every(takenWhole)) {
     return { envelopes: [...input.envelopes], carried: input.envelopes.length };
   }
@@ -60,7 +69,7 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
     if (!siteAt.has(key)) siteAt.set(key, s);
   }
   const siteOf = (e: Envelope, o: Envelope["occurrences"][number]) => siteAt.get(`${o.filePath}\0${o.lineNumber}\0${o.kind}\0${e.record.errorMessage}`);
-  const factsOf = input.envelopes.map((e) => siteOf(e, e.occurrences[0]!)?.facts ?? EMPTY_FACTS);
+  const factsOf = input.envelopes.map((e) => readFacts(layout, e.occurrences[0]!.filePath, siteOf(e, e.occurrences[0]!)?.facts ?? EMPTY_FACTS));
   /** A record's other sites: place and owner, and the path condition of those whose facts were read. */
   const otherSites = (e: Envelope): OtherSite[] =>
     e.occurrences.slice(1).map((o) => {
@@ -99,11 +108,11 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
     if (related.length < RELATED) related.push(...nearest(i, RELATED - related.length, (j) => fnLine !== undefined && factsOf[j]!.function?.line === fnLine));
     if (related.length < RELATED) for (const j of similar(i)) if (related.length < RELATED && !related.includes(j)) related.push(j);
     const relatedIds = related.map((j) => input.envelopes[j]!.record.id);
-    if (input.carryFrom !== undefined && e.facts !== undefined && samePeers(input.carryFrom, e.facts.sameFunction, peers)) {
+    if (input.carryFrom !== undefined && e.facts !== undefined && samePeers(input.carryFrom, e.facts.sameFunction, peers) && stillPlaced(e)) {
       carried++;
       return { ...e, relatedIds };
     }
-    const facts: RecordFacts = recordFacts(e.record.filePath, site, fnKey === null ? [] : idsOf(fnKey).filter((id) => id !== e.record.id), otherSites(e));
+    const facts: RecordFacts = recordFacts(site, placeFacts(layout, e.record.filePath, site), fnKey === null ? [] : idsOf(fnKey).filter((id) => id !== e.record.id), otherSites(e));
     const kept = input.carryFrom === undefined ? null : carriedFields(input.carryFrom, e, facts, peers);
     if (kept === null) return analyzeEnvelope(e, facts, peers, relatedIds);
     carried++;
