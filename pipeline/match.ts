@@ -285,8 +285,8 @@ const RANK: Readonly<Record<MatchHow, number>> = { whole: 0, error: 1, fragment:
  *   least 4 characters) is the record's own literal text (std's words around it count nothing);
  * - `location`: a site of the record stands at the header's path and line, in any version (a
  *   record only an older version has is taken from the newest version that has it).
- * A record whose pattern has no literal text (it matches any message) is found only by its
- * location. Ranked by how (in that order), then for whole matches the more specific pattern, then
+ * A record whose pattern has no literal text with a letter or digit (it matches any message, or
+ * any with a `.`) is found only by its location. Ranked by how (in that order), then for whole matches the more specific pattern, then
  * a site at the location first, then the higher
  * score, then the more specific pattern (for fragments the less specific: less text around
  * the fragment), and the id. Pure: compiles each pattern once per call;
@@ -352,8 +352,9 @@ function textMatch(message: string, r: CatalogRecord, error: ErrorValue | null, 
     return null;
   }
   // Note: a pattern without literal text of its own (an optional `: <Debug>` is none) matches
-  //   every message: only its place says anything.
-  const literal = requiredLiterals(r.messagePattern) > 0;
+  //   every message, and one whose literal text has no letter or digit (`{}.{}`, `{}: {}`) nearly
+  //   every one: only its place says anything.
+  const literal = /[\p{L}\p{N}]/u.test(requiredLiterals(r.messagePattern));
   if (!literal && !here) return null;
   if (re.test(message)) return { how: "whole", score: 0 };
   if (error !== null) {
@@ -369,11 +370,11 @@ function textMatch(message: string, r: CatalogRecord, error: ErrorValue | null, 
   return score >= need ? { how: "fragment", score } : null;
 }
 
-/** The literal characters of a pattern outside its optional tail (`patternLiterals` where the pattern does not decode). */
-function requiredLiterals(pattern: string): number {
+/** The literal text of a pattern outside its optional tail (the pattern itself where it does not decode). */
+function requiredLiterals(pattern: string): string {
   const parts = patternParts(pattern);
-  if (parts === null) return patternLiterals(pattern);
-  return parts.reduce((n, p) => n + ("lit" in p ? p.lit.length : 0), 0);
+  if (parts === null) return pattern;
+  return parts.map((p) => ("lit" in p ? p.lit : "")).join("");
 }
 
 /** The most records `renderMatches` (and the site's search) lists; `--json` lists them all. */

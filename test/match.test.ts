@@ -193,6 +193,11 @@ describe("matchPanic", () => {
     assert.deepEqual(ids(matchPanic("Rank 5 is above 4", [head])), ["a000000000000003"]);
     const anything = matchPanic(block(tensor, 80, "whatever the value said"), [head]);
     assert.deepEqual(anything.matches.map((m) => [m.id, m.how, m.atLocation]), [["a000000000000005", "whole", true]]);
+    // `{}.{}` has a literal `.` and nothing else: it too is found only at its place.
+    const dotted = envelope("a000000000000009", "{}.{}", [W, L("."), W], [[tensor, 95]]);
+    const withDotted = [{ ...head, envelopes: [...envelopes, dotted] }];
+    assert.deepEqual(ids(matchPanic("torch.Tensor", withDotted)), []);
+    assert.deepEqual(matchPanic(block(tensor, 95, "torch.Tensor"), withDotted).matches.map((m) => [m.id, m.how, m.atLocation]), [["a000000000000009", "whole", true]]);
     // Two `explicit panic` sites would both match; the location picks one first.
     const other = envelope("a000000000000008", "explicit panic", [L("explicit panic")], [["crates/burn-core/src/lib.rs", 30]]);
     const both = matchPanic(block(`/r/burn-core-0.21.0/src/lib.rs`, 30, "explicit panic"), [{ ...head, envelopes: [...envelopes, other] }]);
