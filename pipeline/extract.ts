@@ -20,13 +20,14 @@ import { codeAt, isAsciiWord, isSpace, readDelimited, skipTrivia, splitArgs, tok
 import { type FlatTree, type ParseTree, parseTree, type Range } from "./parse.js";
 import { Lines, namedChildSpans, TreeView, type ViewNode } from "./tree-view.js";
 import { callsOf, FileSources, type SourcedMessage } from "./sources/file.js";
+import { indexFile } from "./symbols/file.js";
 import type { FileSites, Site, SiteContext, SiteFacts } from "./types.js";
 
 /** What extraction hands the lexer pass (`layoutOf`) to tell test attributes: the table's one predicate. */
 export { isTestAttribute } from "./rust/index.js";
 
 /** Bumped whenever extraction can give other sites for the same text (it keys the cache). */
-export const EXTRACTOR_VERSION = 12;
+export const EXTRACTOR_VERSION = 13;
 
 const MACRO_NAMES = [...MACRO_RULES.keys()].sort((a, b) => b.length - a.length);
 const CANDIDATE = new RegExp(`\\b(${MACRO_NAMES.join("|")})\\s*!|\\.\\s*(${[...METHOD_RULES.keys()].join("|")})\\s*\\(|${RETURNED_CANDIDATE}`, "dg");
@@ -128,7 +129,7 @@ export function startFile(file: { readonly path: string; readonly blob: string; 
       });
       const sites = found.filter((site) => site !== null);
       forgetIndexedWords();
-      return { path: file.path, blob: file.blob, sites, parseErrors: view?.hasError ?? false, parsed: view !== null, testModules: testModuleNames(text), ...sources.facts(found) };
+      return { path: file.path, blob: file.blob, sites, parseErrors: view?.hasError ?? false, parsed: view !== null, testModules: testModuleNames(text), ...sources.facts(found), symbols: indexFile(text) };
     },
   };
 }
@@ -162,7 +163,7 @@ function callersIn(text: string, layout: Layout, takes: ReadonlySet<Spot> | null
 
 /** What a file without candidate text yields: no sites, no parse, its test-module declarations. */
 export function extractUnparsed(file: { readonly path: string; readonly blob: string; readonly text: string }): FileSites {
-  return { path: file.path, blob: file.blob, sites: [], parseErrors: false, parsed: false, testModules: testModuleNames(file.text), ...callsOf(file.text) };
+  return { path: file.path, blob: file.blob, sites: [], parseErrors: false, parsed: false, testModules: testModuleNames(file.text), ...callsOf(file.text), symbols: indexFile(file.text) };
 }
 
 /**
@@ -499,6 +500,16 @@ function openerOf(tokens: readonly Token[], close: number): number {
  * some files of a tree by the declarations of all of it.
  */
 export function applyTestModules(files: readonly FileSites[], declaring: readonly Pick<FileSites, "path" | "testModules">[] = files): FileSites[] {
+  const declared = declaredTest(declaring);
+  if (declared === null) return [...files];
+  return files.map((f) => {
+    if (!declared(f.path)) return f;
+    return { ...f, sites: f.sites.map((s) => (s.context === "library" ? { ...s, context: "test" as const } : s)) };
+  });
+}
+
+/** Whether a path is a test module the files declare (`#[cfg(test)] mod tests;`), or null when they declare none. */
+export function declaredTest(declaring: readonly Pick<FileSites, "path" | "testModules">[]): ((path: string) => boolean) | null {
   const prefixes: string[] = [];
   for (const { path, testModules: names } of declaring) {
     if (names.length === 0) continue;
@@ -508,9 +519,6 @@ export function applyTestModules(files: readonly FileSites[], declaring: readonl
     const base = /^(lib|main|mod)\.rs$/.test(file) ? dir : `${dir}${file.replace(/\.rs$/, "")}/`;
     for (const name of names) prefixes.push(`${base}${name}.rs`, `${base}${name}/`);
   }
-  if (prefixes.length === 0) return [...files];
-  return files.map((f) => {
-    if (!prefixes.some((p) => (p.endsWith("/") ? f.path.startsWith(p) : f.path === p))) return f;
-    return { ...f, sites: f.sites.map((s) => (s.context === "library" ? { ...s, context: "test" as const } : s)) };
-  });
+  if (prefixes.length === 0) return null;
+  return (path) => prefixes.some((p) => (p.endsWith("/") ? path.startsWith(p) : path === p));
 }

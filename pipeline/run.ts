@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { crateAndModule } from "./analyze/fields.js";
 import { ANALYZER_VERSION, carriesAnalysis } from "./analyze/stage.js";
 import { buildVersion, carryWhole, type NewVersion } from "./assemble.js";
 import { type CacheWriter, extractCachePath, loadExtractCache, openCacheWriter } from "./cache.js";
@@ -20,6 +21,7 @@ import { type CarryMode, planCarry } from "./plan.js";
 import { readPrevious } from "./previous.js";
 import { listFiles, openBlobReader } from "./read.js";
 import { MessageSources } from "./sources/index.js";
+import { indexTree, type ModuleOf } from "./symbols/index.js";
 import type { Manifest, VersionEntry, VersionsIndex } from "./schema-types.generated.js";
 import { type RunSettings, runSettings, type SettingsOptions } from "./settings.js";
 import { versionProblems } from "./validate.js";
@@ -65,6 +67,15 @@ export interface RunResult {
  */
 export const PIPELINE_VERSION = `${(JSON.parse(readFileSync(path.join(packageRoot(), "package.json"), "utf8")) as { version: string }).version}+x${EXTRACTOR_VERSION}.a${ANALYZER_VERSION}`;
 
+/**
+ * The package and module of a file, for the symbol index: the one place the workspace's layout
+ * comes in (today Cargo's conventions by path, `crateAndModule`).
+ */
+const moduleOf: ModuleOf = (path) => {
+  const { crate, module } = crateAndModule(path);
+  return { package: crate, module };
+};
+
 /** Runs the pipeline for one target and writes a dataset version (unless it is up to date). */
 export async function run(options: RunOptions = {}): Promise<RunResult> {
   const log = options.log ?? (() => {});
@@ -103,6 +114,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       const extraction = await extractTree(listing.entries, loadedCache.cache, writer, reader, { threads: options.threads, progress: options.progress, beforeLargeTree: options.beforeLargeTree, log, contextLines: settings.config.contextLines });
       log(`extracted ${listing.entries.length} files: ${extraction.parsed} parsed, ${extraction.reused} reused from the cache`);
       const sources = new MessageSources(extraction.sourceFacts(), target.messageSources);
+      const symbols = () => ({ ...indexTree(extraction.symbolFacts(), moduleOf), repo: target.repo, sha: target.sha });
       const plan = planCarry({
         previous: previous === null ? null : { entry: previous.entry, manifest: previous.manifest, rebasable: rebasable(previous.records, previous.manifest.sha) },
         configHash: settings.configHash,
@@ -134,6 +146,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
               withFacts: (groups) => (writer === null ? Promise.resolve(new Map(groups)) : withFirstFacts(groups, writer, cacheFile)),
               readTexts: (paths) => reader.read(paths.map((p) => blobOf.get(p)!)),
               log,
+              symbols: symbols(),
             });
     } finally {
       await reader.close();

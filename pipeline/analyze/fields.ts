@@ -26,6 +26,7 @@ import type { Condition, Envelope, FunctionFact, RecordFacts, SiteFacts, SiteKin
 import { errorTypeOf } from "../sources/returned.js";
 import { generateGuards, type Guards } from "./guard.js";
 import { headPaths } from "./rust.js";
+import { type OwnWords, withOwnWords } from "./words.js";
 
 type Strategy = "type-guard" | "validate-input" | "fix-invariant" | "implement-missing" | "catch-unwind" | "handle-error";
 
@@ -437,10 +438,10 @@ function returnedFields(kind: SiteKind, path: string, line: number, facts: Recor
   };
 }
 
-/** The envelope with the analysis fields, facts and related ids filled in; a new value. */
-export function analyzeEnvelope(envelope: Envelope, facts: RecordFacts, sameFunction: readonly Peer[], relatedIds: readonly string[]): Envelope {
+/** The envelope with the analysis fields, facts and related ids filled in, and the repository's own words (`own`: its tests; words.ts); a new value. */
+export function analyzeEnvelope(envelope: Envelope, facts: RecordFacts, sameFunction: readonly Peer[], relatedIds: readonly string[], own?: OwnWords): Envelope {
   const first = envelope.occurrences[0]!;
-  const fields = analysisFields(first.kind, envelope.record.errorMessage, envelope.record.filePath, envelope.record.lineNumber, facts, sameFunction, envelope.record.errorClass);
+  const fields = withOwnWords(analysisFields(first.kind, envelope.record.errorMessage, envelope.record.filePath, envelope.record.lineNumber, facts, sameFunction, envelope.record.errorClass), facts, own);
   return withAnalysis(envelope, fields, facts, relatedIds);
 }
 

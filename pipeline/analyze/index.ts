@@ -8,6 +8,7 @@ import { recordMessage, sameContent } from "../build.js";
 import type { Envelope, RecordFacts } from "../schema-types.generated.js";
 import type { Site } from "../types.js";
 import { ANALYSIS_FIELDS, type AnalysisFields, analyzeEnvelope, EMPTY_FACTS, type Peer, recordFacts, withAnalysis } from "./fields.js";
+import { reachOf, type SymbolsInput } from "./reach.js";
 
 export { analysisFields, analyzeEnvelope, crateAndModule, describeCondition, type AnalysisFields } from "./fields.js";
 export { generateGuards, type Guards } from "./guard.js";
@@ -26,6 +27,8 @@ export interface AnalyzeInput {
    * (its sites and their facts are what they were): only its peers are compared.
    */
   readonly carryFrom?: ReadonlyMap<string, Envelope>;
+  /** The workspace's symbol index and tests: each record's entry points, docs and reproductions (reach.ts); absent: none. */
+  readonly symbols?: SymbolsInput;
 }
 
 /** Most related ids an envelope lists. */
@@ -51,7 +54,8 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
   //   records carry, is the answer.
   const previous = input.carryFrom;
   const takenWhole = (e: Envelope) => e.facts !== undefined && previous!.get(e.record.id)?.facts === e.facts && e.facts.sameFunction.every((id) => previous!.has(id));
-  if (previous !== undefined && input.envelopes.length === previous.size && input.envelopes.every(takenWhole)) {
+  // Note: with the symbol index, a record's entry points and reproductions come from other files: its analysis is checked below instead.
+  if (previous !== undefined && input.symbols === undefined && input.envelopes.length === previous.size && input.envelopes.every(takenWhole)) {
     return { envelopes: [...input.envelopes], carried: input.envelopes.length };
   }
   const siteAt = new Map<string, Site>();
@@ -79,6 +83,7 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
   //   already in the order its facts list them (a sort of them then only checks the order).
   const idsByFunction = new Map<string, string[]>();
   const idsOf = (key: string) => idsByFunction.get(key) ?? idsByFunction.set(key, byFunction.get(key)!.map((j) => input.envelopes[j]!.record.id).sort()).get(key)!;
+  const reach = input.symbols === undefined ? null : reachOf(input.symbols, input.envelopes, (i) => factsOf[i]!);
   const nearest = nearestInFile(input.envelopes);
   const similar = similarity(input.envelopes.map((e) => e.record.errorMessage), input.envelopes.map((e) => e.record.errorType));
 
@@ -94,15 +99,19 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
     if (related.length < RELATED) related.push(...nearest(i, RELATED - related.length, (j) => fnLine !== undefined && factsOf[j]!.function?.line === fnLine));
     if (related.length < RELATED) for (const j of similar(i)) if (related.length < RELATED && !related.includes(j)) related.push(j);
     const relatedIds = related.map((j) => input.envelopes[j]!.record.id);
-    if (input.carryFrom !== undefined && e.facts !== undefined && samePeers(input.carryFrom, e.facts.sameFunction, peers)) {
+    if (reach === null && input.carryFrom !== undefined && e.facts !== undefined && samePeers(input.carryFrom, e.facts.sameFunction, peers)) {
       carried++;
       return { ...e, relatedIds };
     }
-    const facts: RecordFacts = recordFacts(e.record.filePath, site, fnKey === null ? [] : idsOf(fnKey).filter((id) => id !== e.record.id));
-    const kept = input.carryFrom === undefined ? null : carriedFields(input.carryFrom, e, facts, peers);
-    if (kept === null) return analyzeEnvelope(e, facts, peers, relatedIds);
+    const own = reach?.[i];
+    const base = recordFacts(e.record.filePath, site, fnKey === null ? [] : idsOf(fnKey).filter((id) => id !== e.record.id));
+    const facts: RecordFacts = own === undefined ? base : { ...base, entryPoints: own.entryPoints, docs: own.docs };
+    const withTests: Envelope = own === undefined ? e : { ...e, reproductions: own.reproductions };
+    // Note: an example fix quotes a test's body, which the facts do not hold: such a record is analysed again.
+    const kept = input.carryFrom === undefined || own?.example != null || !sameJson(input.carryFrom.get(e.record.id)?.reproductions ?? [], own?.reproductions ?? []) ? null : carriedFields(input.carryFrom, e, facts, peers);
+    if (kept === null) return analyzeEnvelope(withTests, facts, peers, relatedIds, own);
     carried++;
-    return withAnalysis(e, kept, facts, relatedIds);
+    return withAnalysis(withTests, kept, facts, relatedIds);
   });
   return { envelopes, carried };
 }

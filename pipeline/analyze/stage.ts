@@ -6,9 +6,10 @@ import { LLM_DEFAULTS, refineWithLlm } from "../llm.js";
 import type { AnalysisCounts, Envelope, LlmConfig } from "../schema-types.generated.js";
 import type { Site } from "../types.js";
 import { analyzeWithCarry, keepTimes } from "./index.js";
+import type { SymbolsInput } from "./reach.js";
 
 /** Bumped whenever the analysis can write other fields for the same sites (it is part of the pipeline version). */
-export const ANALYZER_VERSION = 2;
+export const ANALYZER_VERSION = 3;
 
 /** What run.ts hands the analyze stage. */
 export interface AnalyzeStageInput {
@@ -28,6 +29,8 @@ export interface AnalyzeStageInput {
   /** The resolved `config.cacheDir`. */
   readonly cacheDir: string;
   readonly log?: (line: string) => void;
+  /** The workspace's symbol index and tests (symbols/): entry points, docs and reproductions; absent: none. */
+  readonly symbols?: SymbolsInput;
 }
 
 /** Whether analyses can be carried over from a version these settings wrote: never with a language model on (it rewrites their prose). */
@@ -39,7 +42,7 @@ export function carriesAnalysis(llm: LlmConfig | undefined): boolean {
 export async function analyzeStage(input: AnalyzeStageInput): Promise<{ envelopes: Envelope[]; counts: AnalysisCounts }> {
   const settings = { ...LLM_DEFAULTS, ...input.llm };
   const carryFrom = input.carry && carriesAnalysis(input.llm) ? input.previous : undefined;
-  const analysed = analyzeWithCarry({ envelopes: input.envelopes, sites: input.sites, ...(carryFrom ? { carryFrom } : {}) });
+  const analysed = analyzeWithCarry({ envelopes: input.envelopes, sites: input.sites, ...(carryFrom ? { carryFrom } : {}), ...(input.symbols ? { symbols: input.symbols } : {}) });
   const refined = await refineWithLlm(analysed.envelopes, { settings, cacheDir: input.cacheDir, ...(input.log ? { log: input.log } : {}) });
   return { envelopes: keepTimes(refined.envelopes, input.previous, input.now), counts: { ...refined.counts, ...(carryFrom ? { staticCarried: analysed.carried } : {}) } };
 }
