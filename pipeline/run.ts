@@ -125,7 +125,8 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
         listing,
         extraction,
         allow: options.carry ?? "whole",
-        touchesSources: (file) => sources.touches(file),
+        // Note: a file that defines functions or macros may change other records' entry points and reproductions (symbols/).
+        touchesSources: (file) => sources.touches(file) || (file.symbols !== undefined && (file.symbols.functions.length > 0 || file.symbols.macros.length > 0)),
       });
       log(`carry: ${plan.mode}${plan.from === null ? "" : ` from ${plan.from}`} (${plan.reason})`);
       const stamp = { sha: target.sha, datasetVersion: now };

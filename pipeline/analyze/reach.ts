@@ -68,18 +68,14 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
       }
       continue;
     }
-    // Note: the records the test reaches are matched first (few); the whole dataset only when none of them accepts the text.
-    const near = reached === null ? [] : [...reached.ids()].flatMap((id) => byTarget.get(id) ?? []);
-    const reaching = recordsExpecting(test.expected, { version: "", envelopes: near.map((i) => envelopes[i]!) }).map((m) => {
-      const i = at.get(m.id)!;
-      return { i, via: reached!.via(targets[i]!.id) };
-    });
-    if (reaching.length > 0) {
-      for (const { i, via } of reaching) linked[i]!.push({ test, how: "should-panic-reached", via });
-      continue;
-    }
+    // Note: each expected text is matched once; of its records, those the test reaches are linked, else the best.
     const matches = expecting.get(test.expected) ?? expecting.set(test.expected, recordsExpecting(test.expected, version)).get(test.expected)!;
-    if (matches.length > 0) linked[at.get(matches[0]!.id)!]!.push({ test, how: "should-panic-text" });
+    const reaching = reached === null ? [] : matches.flatMap((m) => {
+      const i = at.get(m.id)!;
+      return targets[i] !== null && reached.confidence(targets[i]!.id) !== undefined ? [{ i, via: reached.via(targets[i]!.id) }] : [];
+    });
+    if (reaching.length > 0) for (const { i, via } of reaching) linked[i]!.push({ test, how: "should-panic-reached", via });
+    else if (matches.length > 0) linked[at.get(matches[0]!.id)!]!.push({ test, how: "should-panic-text" });
   }
   const entryCache = new Map<number, ReturnType<SymbolIndex["entryPoints"]>>();
   return envelopes.map((_, i) => {

@@ -15,11 +15,11 @@ import { KEYWORDS } from "../rust/keywords.js";
 import { type Token, tokenize } from "../tokens.js";
 
 /**
- * A call as the token pass reads it, `[key, line]`: `f` (a plain call), `Type::f` (a path: its last
+ * A call as the token pass reads it, by its key: `f` (a plain call), `Type::f` (a path: its last
  * two segments, `Self` replaced by the impl's type and `use` aliases by what they name), `.f` (a
  * method call), `self.f` (a method call on `self`), `m!` (a macro invocation).
  */
-export type CallFact = readonly [key: string, line: number];
+export type CallFact = string;
 
 /** The doc comment of an item: its first paragraph and its `# Panics` section, as written (`///` and one space taken off). */
 export interface DocFact {
@@ -221,7 +221,8 @@ export function indexFile(text: string): FileSymbols {
     const into = collector();
     if (into === undefined) continue;
     const call = callAt(t, i, selfType(), aliases);
-    if (call !== null) into.calls!.push([call, lineOf(tok.start)]);
+    // Note: each callee once per function (the index asks who calls whom, not how often).
+    if (call !== null && !into.calls!.includes(call)) into.calls!.push(call);
   }
   // Note: a function whose body never closes ends the file.
   while (pending.length > 0) {

@@ -91,7 +91,10 @@ export class SymbolIndex {
   private readonly callees: [number, Confidence][][] = [];
 
   /** Builds the index of `files`; `moduleOf` names each file's package and module (the one seam for the workspace's layout). */
-  constructor(files: readonly IndexedFile[], moduleOf: ModuleOf) {
+  constructor(files: readonly IndexedFile[], layout: ModuleOf) {
+    // Note: each file's place is asked for once.
+    const places = new Map(files.map((f) => [f.path, layout(f.path)]));
+    const moduleOf = (path: string) => places.get(path) ?? layout(path);
     const reachable = reachableModules(files, moduleOf);
     const owned = new Map<string, number[]>();
     const free = new Map<string, number[]>();
@@ -127,9 +130,15 @@ export class SymbolIndex {
     }
     for (const _ of this.nodes) this.callers.push([]), this.callees.push([]);
     const packageOf = new Map(files.map((f) => [f.path, moduleOf(f.path).package]));
+    const usesOf = new Map(files.map((f) => [f.path, new Map((f.symbols?.uses ?? []).map(([alias, path]) => [alias, path]))]));
     const resolve = (key: string, file: IndexedFile, owner: string | null): [number[], Confidence] => {
       const here = (ids: readonly number[]) => ids.filter((id) => this.nodes[id]!.path === file.path);
       const samePackage = (ids: readonly number[]) => ids.filter((id) => packageOf.get(this.nodes[id]!.path) === packageOf.get(file.path));
+      // Note: of a name's definitions, those of the caller's own package when it has any.
+      const nearest = (ids: readonly number[]) => {
+        const near = samePackage(ids);
+        return near.length > 0 ? near : ids;
+      };
       if (key.endsWith("!")) {
         const all = macros.get(key.slice(0, -1)) ?? [];
         const local = here(all);
@@ -142,9 +151,9 @@ export class SymbolIndex {
         const near = samePackage(own);
         if (near.length > 0) return [near, "resolved"];
         if (own.length > 0) return [own, "path"];
-        return STD_METHODS.has(name) ? [[], "name"] : byName(methods.get(name) ?? []);
+        return STD_METHODS.has(name) ? [[], "name"] : byName(nearest(methods.get(name) ?? []));
       }
-      if (key.startsWith(".")) return STD_METHODS.has(key.slice(1)) ? [[], "name"] : byName(methods.get(key.slice(1)) ?? []);
+      if (key.startsWith(".")) return STD_METHODS.has(key.slice(1)) ? [[], "name"] : byName(nearest(methods.get(key.slice(1)) ?? []));
       const sep = key.lastIndexOf("::");
       if (sep >= 0) {
         const all = owned.get(key) ?? [];
@@ -164,19 +173,21 @@ export class SymbolIndex {
       const all = free.get(key) ?? [];
       const local = here(all);
       if (local.length > 0) return [local, "resolved"];
-      const used = file.symbols!.uses.find(([alias]) => alias === key);
+      const used = usesOf.get(file.path)!.get(key);
       if (used !== undefined) {
-        const module = used[1].split("::").slice(0, -1).at(-1);
+        const module = used.split("::").slice(0, -1).at(-1);
         const named = all.filter((id) => moduleOf(this.nodes[id]!.path).module?.split("::").at(-1) === module);
         if (named.length === 1) return [named, "resolved"];
       }
-      const near = samePackage(all);
-      return byName(near.length > 0 ? near : all);
+      return byName(nearest(all));
     };
+    // Note: a key resolves the same way anywhere in a file with the same owner.
+    const resolved = new Map<string, [number[], Confidence]>();
     for (const { node, file, owner, calls: list } of calls) {
       const seen = new Set<number>();
-      for (const [key] of list) {
-        const [ids, confidence] = resolve(key, file, owner);
+      for (const key of list) {
+        const at = `${file.path}\0${owner ?? ""}\0${key}`;
+        const [ids, confidence] = resolved.get(at) ?? resolved.set(at, resolve(key, file, owner)).get(at)!;
         for (const id of ids) {
           if (id === node || seen.has(id)) continue;
           seen.add(id);
@@ -203,7 +214,7 @@ export class SymbolIndex {
   }
 
   /**
-   * The public functions that reach `target`, nearest first (then the surest, then by name): a
+   * The public functions that reach `target`, the surest first (then the nearest, then by name): a
    * search backwards along the calls, through functions that are not public, up to the first
    * public function on each path. At most five.
    */
@@ -215,7 +226,7 @@ export class SymbolIndex {
       if (!node.public) continue;
       found.push({ symbol: node.symbol, path: node.path, line: node.line, via: back.via(id), confidence: back.confidence(id)!, node });
     }
-    found.sort((a, b) => a.via.length - b.via.length || RANK[a.confidence] - RANK[b.confidence] || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0) || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+    found.sort((a, b) => RANK[a.confidence] - RANK[b.confidence] || a.via.length - b.via.length || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0) || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
     return found.slice(0, MAX_ENTRY_POINTS);
   }
 
