@@ -60,7 +60,7 @@ export interface CarryInput {
   readonly extraction: { readonly fresh: readonly FileSites[]; readonly parsed: number; readonly reused: number };
   /** The most the run may take (`RunOptions.carry`): `whole` lets the plan choose. */
   readonly allow: CarryMode;
-  /** True when a file's sites or symbols may change other files' records (it defines or calls a message source: `MessageSources.touches`; it defines functions or macros, whose calls give entry points and reproductions). */
+  /** True when a file's sites or symbols may change other files' records (it defines or calls a message source: `MessageSources.touches`; its calls, macros, tests or module declarations give other records' entry points and reproductions: `symbolsMatter`). */
   readonly touchesSources: (file: Pick<FileSites, "calls" | "wrappers" | "symbols">) => boolean;
 }
 

@@ -21,7 +21,7 @@ import { type CarryMode, planCarry } from "./plan.js";
 import { readPrevious } from "./previous.js";
 import { listFiles, openBlobReader } from "./read.js";
 import { MessageSources } from "./sources/index.js";
-import { indexTree, type ModuleOf } from "./symbols/index.js";
+import { indexTree, type ModuleOf, symbolsMatter } from "./symbols/index.js";
 import type { Manifest, VersionEntry, VersionsIndex } from "./schema-types.generated.js";
 import { type RunSettings, runSettings, type SettingsOptions } from "./settings.js";
 import { versionProblems } from "./validate.js";
@@ -125,8 +125,8 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
         listing,
         extraction,
         allow: options.carry ?? "whole",
-        // Note: a file that defines functions or macros may change other records' entry points and reproductions (symbols/).
-        touchesSources: (file) => sources.touches(file) || (file.symbols !== undefined && (file.symbols.functions.length > 0 || file.symbols.macros.length > 0)),
+        // Note: a file whose calls, macros, tests or module declarations change may change other records' entry points and reproductions (symbols/).
+        touchesSources: (file) => sources.touches(file) || symbolsMatter(file.symbols),
       });
       log(`carry: ${plan.mode}${plan.from === null ? "" : ` from ${plan.from}`} (${plan.reason})`);
       const stamp = { sha: target.sha, datasetVersion: now };

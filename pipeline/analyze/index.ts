@@ -104,9 +104,17 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
       return { ...e, relatedIds };
     }
     const own = reach?.[i];
-    const base = recordFacts(e.record.filePath, site, fnKey === null ? [] : idsOf(fnKey).filter((id) => id !== e.record.id));
+    // Note: an envelope taken whole brings its site's facts (its sites may have none at hand: they were not read back).
+    const takenFacts = input.carryFrom !== undefined && e.facts !== undefined && samePeers(input.carryFrom, e.facts.sameFunction, peers) ? siteFactsOf(e.facts) : null;
+    const base = takenFacts ?? recordFacts(e.record.filePath, site, fnKey === null ? [] : idsOf(fnKey).filter((id) => id !== e.record.id));
     const facts: RecordFacts = own === undefined ? base : { ...base, entryPoints: own.entryPoints, docs: own.docs };
-    const withTests: Envelope = own === undefined ? e : { ...e, reproductions: own.reproductions };
+    // Note: the keys in one order whatever the envelope came with (taken whole, it holds facts already): reproductions, then facts and related ids.
+    // Note: an envelope taken whole whose facts and tests are what the index now gives keeps them as they are (its line is then taken as it was: `unchangedLines`).
+    if (own !== undefined && own.example === null && input.carryFrom !== undefined && e.facts !== undefined && samePeers(input.carryFrom, e.facts.sameFunction, peers) && sameJson(e.facts, facts) && sameJson(e.reproductions ?? [], own.reproductions)) {
+      carried++;
+      return { ...e, relatedIds };
+    }
+    const withTests: Envelope = own === undefined ? e : { record: e.record, occurrences: e.occurrences, datasetVersion: e.datasetVersion, reproductions: own.reproductions };
     // Note: an example fix quotes a test's body, which the facts do not hold: such a record is analysed again.
     const kept = input.carryFrom === undefined || own?.example != null || !sameJson(input.carryFrom.get(e.record.id)?.reproductions ?? [], own?.reproductions ?? []) ? null : carriedFields(input.carryFrom, e, facts, peers);
     if (kept === null) return analyzeEnvelope(withTests, facts, peers, relatedIds, own);
@@ -114,6 +122,12 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
     return withAnalysis(withTests, kept, facts, relatedIds);
   });
   return { envelopes, carried };
+}
+
+/** A record's facts without what the symbol index adds (entry points and docs). */
+function siteFactsOf(facts: RecordFacts): RecordFacts {
+  const { entryPoints: _e, docs: _d, ...rest } = facts;
+  return rest;
 }
 
 /**

@@ -57,8 +57,11 @@ export function withOwnWords<F extends Prose>(fields: F, facts: RecordFacts, own
   const trigger: string[] = [fields.triggerScenarios];
   const itself = entries.find((e) => e.via.length === 1);
   const outside = entries.filter((e) => e.via.length > 1);
+  // Note: paths with a link matched by name alone are named only when no surer one is known, and then as such.
+  const sure = outside.filter((e) => e.confidence !== "name");
   if (itself !== undefined) trigger.push(`Users call ${code(itself.symbol)} itself: it is public, in a module its crate's root makes reachable.`);
-  if (outside.length > 0) trigger.push(`Users reach it through ${outside.map(entryPhrase).join("; ")}.`);
+  if (sure.length > 0) trigger.push(`Users reach it through ${sure.map(entryPhrase).join("; ")}.`);
+  else if (itself === undefined && outside.length > 0) trigger.push(`Users may reach it through ${outside.slice(0, 2).map(entryPhrase).join("; ")}.`);
   for (const d of docs) if (d.of === "entry-point" && d.panics !== null) trigger.push(`The docs of ${code(d.symbol)} say under “# Panics”: ${quote(d.panics)}.`);
   const tests = (own?.reproductions ?? []).filter((r) => r.how !== "doc-test");
   if (tests.length > 0) trigger.push(`The repository's ${tests.length === 1 ? "test" : "tests"} ${tests.slice(0, 3).map(testPhrase).join(", ")}${tests.length > 3 ? `, and ${tests.length - 3} more,` : ""} ${tests.length === 1 ? "triggers" : "trigger"} it.`);

@@ -15,3 +15,8 @@ export const STD_METHODS: ReadonlySet<string> = new Set(
     "entry or_insert or_insert_with or_default keys values values_mut next peek last_mut chars bytes lines resize reserve with_capacity capacity swap"
   ).split(" "),
 );
+
+/** Macros of the standard library: an invocation of one links to no `macro_rules!` of the workspace that has another name. */
+export const STD_MACROS: ReadonlySet<string> = new Set(
+  "assert assert_eq assert_ne debug_assert debug_assert_eq debug_assert_ne panic unreachable todo unimplemented vec format format_args write writeln print println eprint eprintln matches dbg concat stringify include include_str include_bytes env option_env cfg line file column module_path compile_error".split(" "),
+);

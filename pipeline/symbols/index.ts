@@ -17,7 +17,7 @@
  *   library's common types define (`STD_METHODS`), which is most often theirs.
  */
 import { declaredTest } from "../extract.js";
-import { contextOfPath, STD_METHODS } from "../rust/index.js";
+import { contextOfPath, STD_MACROS, STD_METHODS } from "../rust/index.js";
 import type { FileSites } from "../types.js";
 import type { CallFact, DocFact, FileSymbols, FunctionSymbol } from "./file.js";
 import { type PanicTest, panicTests } from "./tests.js";
@@ -220,7 +220,7 @@ export class SymbolIndex {
    */
   entryPoints(target: SymbolNode): EntryPoint[] {
     const found: EntryPoint[] = [];
-    const back = this.search(target, this.callers, MAX_DEPTH, (node) => node.public);
+    const back = this.search(target, this.callers, MAX_DEPTH, 1, (node) => node.public);
     for (const id of back.ids()) {
       const node = this.nodes[id]!;
       if (!node.public) continue;
@@ -235,31 +235,35 @@ export class SymbolIndex {
    * of them. Test code other than `from` is not searched past.
    */
   reachedFrom(from: SymbolNode): Paths {
-    const forward = this.search(from, this.callees, MAX_DEPTH + 2, () => false);
+    const forward = this.search(from, this.callees, MAX_DEPTH + 2, 2, () => false);
     return { ids: () => forward.ids(), confidence: (id) => forward.confidence(id), via: (id) => forward.via(id).reverse() };
   }
 
   /**
    * A breadth-first search from `start` along `edges`: for each node reached, the path back to
    * `start` (the node first) and its weakest link. Nodes for which `stop` holds, and test code
-   * other than `start`, are not searched past.
+   * other than `start`, are not searched past; a path holds at most `names` links matched by name.
+   * Note: a chain of calls matched by name alone says little; one such link on a path (a method
+   *   called on a value of another type) is what most paths need.
    */
-  private search(start: SymbolNode, edges: readonly (readonly [number, Confidence])[][], depths: number, stop: (node: SymbolNode) => boolean): Paths {
-    const seen = new Map<number, { back: number | null; confidence: Confidence; depth: number }>([[start.id, { back: null, confidence: "self", depth: 0 }]]);
+  private search(start: SymbolNode, edges: readonly (readonly [number, Confidence])[][], depths: number, names: number, stop: (node: SymbolNode) => boolean): Paths {
+    const seen = new Map<number, { back: number | null; confidence: Confidence; depth: number; names: number }>([[start.id, { back: null, confidence: "self", depth: 0, names: 0 }]]);
     let frontier = [start.id];
     for (let depth = 1; depth <= depths && frontier.length > 0 && seen.size < MAX_VISITS; depth++) {
       const next: number[] = [];
       for (const id of frontier) {
         const node = this.nodes[id]!;
         if (id !== start.id && (stop(node) || node.test)) continue;
-        const here = seen.get(id)!.confidence;
+        const { confidence: here, names: used } = seen.get(id)!;
         for (const [other, link] of edges[id]!) {
+          const count = used + (link === "name" ? 1 : 0);
+          if (count > names) continue;
           const confidence = weaker(here === "self" ? "resolved" : here, link);
           const known = seen.get(other);
           if (known === undefined) {
-            seen.set(other, { back: id, confidence, depth });
+            seen.set(other, { back: id, confidence, depth, names: count });
             next.push(other);
-          } else if (known.depth === depth && RANK[confidence] < RANK[known.confidence]) seen.set(other, { back: id, confidence, depth });
+          } else if (known.depth === depth && RANK[confidence] < RANK[known.confidence]) seen.set(other, { back: id, confidence, depth, names: count });
         }
       }
       frontier = next;
@@ -339,4 +343,17 @@ export function indexTree(files: readonly Pick<FileSites, "path" | "testModules"
   const declared = declaredTest(files);
   const indexed = files.map((f): IndexedFile => ({ path: f.path, test: contextOfPath(f.path) !== "library" || (declared?.(f.path) ?? false), ...(f.symbols === undefined ? {} : { symbols: f.symbols }) }));
   return { index: new SymbolIndex(indexed, moduleOf), tests: files.flatMap((f) => panicTests(f.path, f.symbols)) };
+}
+
+/**
+ * True when a file's symbols may change other files' records when the file changes: it calls
+ * something (std's macros aside), defines a macro, holds a `#[should_panic]` test, or declares
+ * modules or re-exports (which make modules reachable). A file of functions that call nothing
+ * changes only its own records' entry points.
+ * Note: a new definition that an unchanged file's call by name now resolves to is not seen here.
+ */
+export function symbolsMatter(symbols: FileSymbols | undefined): boolean {
+  if (symbols === undefined) return false;
+  if (symbols.macros.length > 0 || symbols.modules.length > 0 || symbols.reexports.length > 0) return true;
+  return symbols.functions.some((fn) => fn.expected !== undefined || fn.calls.some((key) => !(key.endsWith("!") && STD_MACROS.has(key.slice(0, -1)))));
 }
