@@ -21,6 +21,11 @@ interface Prose {
 /** Longest quote, in characters, before it is cut with `…`. */
 const QUOTE = 400;
 
+/** `text` ended with a period unless it ends with one already (inside a closing quote). */
+function ended(text: string): string {
+  return /[.!?]”?$/.test(text) ? text : `${text}.`;
+}
+
 /** A doc text as one quoted line: white space collapsed, cut at `QUOTE` characters. */
 function quote(text: string): string {
   const one = text.replace(/\s+/g, " ").trim();
@@ -51,8 +56,8 @@ export function withOwnWords<F extends Prose>(fields: F, facts: RecordFacts, own
   const documentation: string[] = [fields.documentation];
   const mine = docs.find((d) => d.of === "function");
   if (mine !== undefined) {
-    if (mine.summary !== "") documentation.push(`The docs of ${code(mine.symbol)} say: ${quote(mine.summary)}.`);
-    if (mine.panics !== null) documentation.push(`Under “# Panics” they say: ${quote(mine.panics)}.`);
+    if (mine.summary !== "") documentation.push(ended(`The docs of ${code(mine.symbol)} say: ${quote(mine.summary)}`));
+    if (mine.panics !== null) documentation.push(ended(`Under “# Panics” they say: ${quote(mine.panics)}`));
   }
   const trigger: string[] = [fields.triggerScenarios];
   const itself = entries.find((e) => e.via.length === 1);
@@ -62,16 +67,20 @@ export function withOwnWords<F extends Prose>(fields: F, facts: RecordFacts, own
   if (itself !== undefined) trigger.push(`Users call ${code(itself.symbol)} itself: it is public, in a module its crate's root makes reachable.`);
   if (sure.length > 0) trigger.push(`Users reach it through ${sure.map(entryPhrase).join("; ")}.`);
   else if (itself === undefined && outside.length > 0) trigger.push(`Users may reach it through ${outside.slice(0, 2).map(entryPhrase).join("; ")}.`);
-  for (const d of docs) if (d.of === "entry-point" && d.panics !== null) trigger.push(`The docs of ${code(d.symbol)} say under “# Panics”: ${quote(d.panics)}.`);
-  const tests = (own?.reproductions ?? []).filter((r) => r.how !== "doc-test");
-  if (tests.length > 0) trigger.push(`The repository's ${tests.length === 1 ? "test" : "tests"} ${tests.slice(0, 3).map(testPhrase).join(", ")}${tests.length > 3 ? `, and ${tests.length - 3} more,` : ""} ${tests.length === 1 ? "triggers" : "trigger"} it.`);
+  for (const d of docs) if (d.of === "entry-point" && d.panics !== null) trigger.push(ended(`The docs of ${code(d.symbol)} say under “# Panics”: ${quote(d.panics)}`));
+  // Note: a test is said to reach the site and to expect a message the record's pattern accepts, not to raise this very record: several checks may print the text it expects.
+  const reaching = (own?.reproductions ?? []).filter((r) => r.how === "should-panic-reached");
+  const expecting = (own?.reproductions ?? []).filter((r) => r.how === "should-panic-text");
+  if (reaching.length > 0) trigger.push(`The repository's \`#[should_panic]\` ${reaching.length === 1 ? "test" : "tests"} ${listed(reaching)} ${reaching.length === 1 ? "reaches" : "reach"} this site through the calls above${reaching.some((r) => r.expected !== null) ? ` and ${reaching.length === 1 ? "expects" : "expect"} a message its pattern accepts` : ""}.`);
+  if (expecting.length > 0) trigger.push(`The repository's \`#[should_panic]\` ${expecting.length === 1 ? "test" : "tests"} ${listed(expecting)} ${expecting.length === 1 ? "expects" : "expect"} a message its pattern accepts.`);
   const example = own?.example ?? null;
   const exampleFix = fields.exampleFix ?? (example === null ? null : exampleOf(example, docs.find((d) => d.panics !== null) ?? null));
   return { ...fields, documentation: documentation.join(" "), triggerScenarios: trigger.join(" "), exampleFix };
 }
 
-function testPhrase(r: Reproduction): string {
-  return `${code(r.name)} (${code(`${r.path}:${r.line}`)}${r.how === "should-panic-text" ? ", by its expected text" : ""})`;
+/** Up to three tests by name and place, and how many more. */
+function listed(tests: readonly Reproduction[]): string {
+  return `${tests.slice(0, 3).map((r) => `${code(r.name)} (${code(`${r.path}:${r.line}`)})`).join(", ")}${tests.length > 3 ? `, and ${tests.length - 3} more,` : ""}`;
 }
 
 /** A test's body as the "before" of an example fix; the "after" names what the docs ask of the input, when they say. */
