@@ -3,7 +3,7 @@
  * written for them (fixtures/symbols/tree, whose tests `cargo test` passes): a public method that
  * calls a private check through a `macro_rules!` macro, a public method that reaches a
  * `pub(crate)` check through a private helper, a `pub(crate)` function and method that must not
- * be entry points, a function re-exported from a private module that reaches its panic through a
+ * be entry points, a `pub fn` of a private type (neither), a function re-exported from a private module that reaches its panic through a
  * macro, `# Panics` sections, a doc test and two `#[should_panic]` tests. Expectations by hand.
  */
 import assert from "node:assert/strict";
@@ -55,6 +55,7 @@ describe("indexFile", () => {
     assert.deepEqual(narrow.doc, { summary: "Narrows.", panics: "If out of range." });
     assert.deepEqual(narrow.calls, ["check!", "Check::narrow", "self.go", "T::make", "narrow"]);
     assert.deepEqual(s.uses, [["C", "crate::check::Check"], ["narrow", "crate::check::narrow"]]);
+    assert.deepEqual(s.types, [["T", true]]);
   });
 
   it("reads should_panic tests, macro bodies' calls and module declarations", () => {

@@ -74,6 +74,8 @@ export interface FileSymbols {
   readonly reexports: readonly string[];
   /** `mod` declarations at the file's top level, `[name, pub]` (plain `pub` only; test-only ones left out). */
   readonly modules: readonly (readonly [name: string, pub: boolean])[];
+  /** The `struct`, `enum` and `union` types it declares outside test code, `[name, pub]` (plain `pub` only). */
+  readonly types: readonly (readonly [name: string, pub: boolean])[];
 }
 
 /** Tokens after which `impl` or `trait` is a type (`x: impl Fn()`, `&dyn Trait`), not an item. */
@@ -106,6 +108,7 @@ export function indexFile(text: string): FileSymbols {
   const uses: [string, string][] = [];
   const reexports: string[] = [];
   const modules: [string, boolean][] = [];
+  const types: [string, boolean][] = [];
   const aliases = new Map<string, string>();
   const stack: Scope[] = [];
   const top = () => stack.at(-1);
@@ -198,6 +201,10 @@ export function indexFile(text: string): FileSymbols {
       }
       continue;
     }
+    if ((tok.text === "struct" || tok.text === "enum" || tok.text === "union") && next?.kind === "ident" && !inTest() && t[i - 1]?.text !== "::") {
+      types.push([next.text, itemHead(text, t, pair, i).visibility === "pub"]);
+      continue;
+    }
     if (tok.text === "use" && !inTest()) {
       let j = i + 1;
       while (j < n && t[j]!.text !== ";" && t[j]!.text !== "}") j = t[j]!.kind === "open" ? pair[j]! + 1 : j + 1;
@@ -230,7 +237,7 @@ export function indexFile(text: string): FileSymbols {
     functions.push({ ...p.fn, endLine: lineOf(text.length), calls: p.calls });
   }
   functions.sort((a, b) => a.line - b.line || a.endLine - b.endLine);
-  return { functions, macros, uses, reexports, modules };
+  return { functions, macros, uses, reexports, modules, types };
 }
 
 /** The index of each delimiter's partner (unclosed ones: the last token). */

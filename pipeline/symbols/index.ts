@@ -101,6 +101,9 @@ export class SymbolIndex {
     const methods = new Map<string, number[]>();
     const macros = new Map<string, number[]>();
     const calls: { node: number; file: IndexedFile; owner: string | null; calls: readonly CallFact[] }[] = [];
+    // Note: a type the workspace declares only without `pub` makes its methods unreachable for users (a type it does not declare is taken as reachable).
+    const publicType = new Map<string, boolean>();
+    for (const f of files) for (const [name, pub] of f.symbols?.types ?? []) publicType.set(name, (publicType.get(name) ?? false) || pub);
     for (const file of files) {
       const s = file.symbols;
       if (s === undefined) continue;
@@ -110,7 +113,7 @@ export class SymbolIndex {
       for (const fn of s.functions) {
         const test = file.test || fn.test;
         const symbol = fn.owner === null ? fn.name : `${fn.owner}::${fn.name}`;
-        const visible = fn.trait !== null && fn.owner !== fn.trait ? true : fn.visibility === "pub";
+        const visible = (fn.trait !== null && fn.owner !== fn.trait ? true : fn.visibility === "pub") && (fn.owner === null || fn.owner === fn.trait || publicType.get(fn.owner) !== false);
         const node: SymbolNode = { id: this.nodes.length, path: file.path, symbol, line: fn.line, endLine: fn.endLine, fn, test, public: !test && fn.inMacro === null && visible && fileReachable && fn.modules.every(([, pub]) => pub), doc: fn.doc ?? null };
         this.nodes.push(node);
         list.push(node);
