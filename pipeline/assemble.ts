@@ -5,6 +5,7 @@
  * for what comes in as functions (reading texts and facts back) and the analyze stage's optional
  * language model.
  */
+import type { SymbolsInput } from "./analyze/reach.js";
 import { analyzeStage } from "./analyze/stage.js";
 import { buildEnvelopes, type Excerpt, excerptPaths, groupSites } from "./build.js";
 import { carriedExcerpts, rebased, reusedFrom, type Stamp, unchangedLines } from "./carry.js";
@@ -68,6 +69,8 @@ export interface BuildVersionInput {
   readonly log: (line: string) => void;
   /** The workspace's packages and module tree. */
   readonly layout?: WorkspaceLayout;
+  /** The workspace's symbol index and tests, for entry points, docs and reproductions (analyze/reach.ts). */
+  readonly symbols?: SymbolsInput;
 }
 
 /** The records built from the tree's sites and analysed, with what the plan lets them take from the previous version. */
@@ -98,7 +101,7 @@ export async function buildVersion(input: BuildVersionInput): Promise<NewVersion
   for (const group of groups.values()) if (input.extraction.excerpts.get(`${group[0]!.path}:${group[0]!.line}`) === undefined && carriedAt(group[0]!.path, group[0]!.line) !== undefined) excerptsTaken++;
   const reuse = carrying ? reusedFrom(previous, plan.unchanged) : undefined;
   const built = buildEnvelopes({ repo: input.repo, sha: input.stamp.sha, contextLines: config.contextLines, groups, textOf: (p) => texts.get(p) ?? "", excerptAt, now: input.stamp.datasetVersion, ...(reuse ? { reuse } : {}) });
-  const analysed = await analyzeStage({ envelopes: built, sites: [...groups.values()].flat(), now: input.stamp.datasetVersion, previous, carry: carrying && plan.analyses, ...(config.analysis?.llm ? { llm: config.analysis.llm } : {}), cacheDir: input.cacheDir, log: input.log, ...(input.layout ? { layout: input.layout } : {}) });
+  const analysed = await analyzeStage({ envelopes: built, sites: [...groups.values()].flat(), now: input.stamp.datasetVersion, previous, carry: carrying && plan.analyses, ...(config.analysis?.llm ? { llm: config.analysis.llm } : {}), cacheDir: input.cacheDir, log: input.log, ...(input.layout ? { layout: input.layout } : {}), ...(input.symbols ? { symbols: input.symbols } : {}) });
   const lineOf = carrying ? unchangedLines(previous, (e) => input.previous!.lineOf(e), input.previous!.manifest, input.stamp) : () => null;
   const taken = new Map<Envelope, Buffer>();
   for (const e of analysed.envelopes) {

@@ -181,11 +181,11 @@ function entryLines(result: FileSites): string {
 }
 
 /**
- * What the message sources noted of the file (`SourceFacts`), kept in its head: the whole tree's
+ * What the message sources noted of the file (`SourceFacts`), and its symbols, kept in its head: the whole tree's
  * are read each run without its sites (sources/index.ts).
  */
-function sourceFactsOf(result: FileSites): Pick<FileSites, "calls" | "wrappers"> {
-  return { ...(result.calls === undefined ? {} : { calls: result.calls }), ...(result.wrappers === undefined ? {} : { wrappers: result.wrappers }) };
+function sourceFactsOf(result: FileSites): Pick<FileSites, "calls" | "wrappers" | "symbols"> {
+  return { ...(result.calls === undefined ? {} : { calls: result.calls }), ...(result.wrappers === undefined ? {} : { wrappers: result.wrappers }), ...(result.symbols === undefined ? {} : { symbols: result.symbols }) };
 }
 
 /** At most how many bytes of the file `factsOf` reads at a time (unless one entry is longer). */

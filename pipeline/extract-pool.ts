@@ -289,6 +289,8 @@ export interface TreeExtraction {
   all(): FileSites[];
   /** What the message sources noted in each file of the tree (its wrappers and calls), in tree order, without reading the cache's sites. */
   sourceFacts(): Pick<FileSites, "path" | "calls" | "wrappers" | "modules">[];
+  /** Each file's symbols and test-module declarations, in tree order, without reading the cache's sites. */
+  symbolFacts(): Pick<FileSites, "path" | "testModules" | "symbols">[];
   /** Those of the files extracted in this run (not in the cache), in tree order. */
   readonly fresh: readonly FileSites[];
   /** Files parsed with tree-sitter in this run. */
@@ -413,6 +415,7 @@ export async function extractTree(
     return {
       all: () => results.map((r, i) => r ?? cache.entry(entries[i]!.path)!),
       sourceFacts: () => entries.map((e, i) => results[i] ?? cache.heads.get(e.path)!),
+      symbolFacts: () => entries.map((e, i) => results[i] ?? cache.heads.get(e.path)!),
       fresh: misses.map((i) => results[i]!),
       parsed,
       reused,

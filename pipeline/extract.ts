@@ -21,6 +21,7 @@ import { type FlatTree, type ParseTree, parseTree, type Range } from "./parse.js
 import { parseNow } from "./parse-binding.js";
 import { Lines, namedChildSpans, TreeView, type ViewNode } from "./tree-view.js";
 import { callsOf, FileSources, type SourcedMessage } from "./sources/file.js";
+import { indexFile } from "./symbols/file.js";
 import type { FileSites, Site, SiteContext, SiteFacts } from "./types.js";
 import { EMPTY_SCAN, type ModuleScan, scanModules } from "./workspace/modules.js";
 
@@ -28,7 +29,7 @@ import { EMPTY_SCAN, type ModuleScan, scanModules } from "./workspace/modules.js
 export { isTestAttribute } from "./rust/index.js";
 
 /** Bumped whenever extraction can give other sites for the same text (it keys the cache). */
-export const EXTRACTOR_VERSION = 16;
+export const EXTRACTOR_VERSION = 17;
 
 const MACRO_NAMES = [...MACRO_RULES.keys()].sort((a, b) => b.length - a.length);
 const CANDIDATE = new RegExp(`\\b(${MACRO_NAMES.join("|")})\\s*!|\\.\\s*(${[...METHOD_RULES.keys()].join("|")})\\s*\\(|${RETURNED_CANDIDATE}`, "dg");
@@ -130,7 +131,7 @@ export function startFile(file: { readonly path: string; readonly blob: string; 
       });
       const sites = found.filter((site) => site !== null);
       forgetIndexedWords();
-      return { path: file.path, blob: file.blob, sites, parseErrors: view?.hasError ?? false, parsed: view !== null, testModules: testModuleNames(text), ...modulesOf(text), ...sources.facts(found) };
+      return { path: file.path, blob: file.blob, sites, parseErrors: view?.hasError ?? false, parsed: view !== null, testModules: testModuleNames(text), ...modulesOf(text), ...sources.facts(found), symbols: indexFile(text) };
     },
   };
 }
@@ -164,7 +165,7 @@ function callersIn(text: string, layout: Layout, takes: ReadonlySet<Spot> | null
 
 /** What a file without candidate text yields: no sites, no parse, its test-module declarations. */
 export function extractUnparsed(file: { readonly path: string; readonly blob: string; readonly text: string }): FileSites {
-  return { path: file.path, blob: file.blob, sites: [], parseErrors: false, parsed: false, testModules: testModuleNames(file.text), ...modulesOf(file.text), ...callsOf(file.text) };
+  return { path: file.path, blob: file.blob, sites: [], parseErrors: false, parsed: false, testModules: testModuleNames(file.text), ...modulesOf(file.text), ...callsOf(file.text), symbols: indexFile(file.text) };
 }
 
 /** The file's `mod` items and item-wrapping macros (`scanModules`), as a field only when there are any. */
@@ -557,6 +558,16 @@ function openerOf(tokens: readonly Token[], close: number): number {
  * some files of a tree by the declarations of all of it.
  */
 export function applyTestModules(files: readonly FileSites[], declaring: readonly Pick<FileSites, "path" | "testModules">[] = files): FileSites[] {
+  const declared = declaredTest(declaring);
+  if (declared === null) return [...files];
+  return files.map((f) => {
+    if (!declared(f.path)) return f;
+    return { ...f, sites: f.sites.map((s) => (s.context === "library" ? { ...s, context: "test" as const } : s)) };
+  });
+}
+
+/** Whether a path is a test module the files declare (`#[cfg(test)] mod tests;`), or null when they declare none. */
+export function declaredTest(declaring: readonly Pick<FileSites, "path" | "testModules">[]): ((path: string) => boolean) | null {
   const prefixes: string[] = [];
   for (const { path, testModules: names } of declaring) {
     if (names.length === 0) continue;
@@ -566,9 +577,6 @@ export function applyTestModules(files: readonly FileSites[], declaring: readonl
     const base = /^(lib|main|mod)\.rs$/.test(file) ? dir : `${dir}${file.replace(/\.rs$/, "")}/`;
     for (const name of names) prefixes.push(`${base}${name}.rs`, `${base}${name}/`);
   }
-  if (prefixes.length === 0) return [...files];
-  return files.map((f) => {
-    if (!prefixes.some((p) => (p.endsWith("/") ? f.path.startsWith(p) : f.path === p))) return f;
-    return { ...f, sites: f.sites.map((s) => (s.context === "library" ? { ...s, context: "test" as const } : s)) };
-  });
+  if (prefixes.length === 0) return null;
+  return (path) => prefixes.some((p) => (p.endsWith("/") ? path.startsWith(p) : path === p));
 }

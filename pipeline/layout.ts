@@ -213,7 +213,7 @@ export function ownerAt(text: string, spot: Spot): string {
 }
 
 /** The name a `mod`, `trait` or `impl` header gives its body (an impl's self type, without generics), or null. */
-function itemName(header: string, keyword: string): string | null {
+export function itemName(header: string, keyword: string): string | null {
   if (keyword === "mod" || keyword === "trait") return /^\w+\s+(?:r#)?([A-Za-z_]\w*)/.exec(header)?.[1] ?? null;
   if (keyword !== "impl") return null;
   const head = /^impl\s*(?:<(?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*>)?([^{]*)/.exec(header)?.[1]?.replace(/\bwhere\b[\s\S]*$/, "") ?? "";

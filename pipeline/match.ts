@@ -191,23 +191,7 @@ const MIN_FRAGMENT = 4;
  *   point the best count so far; an optional group is read as present, since nothing follows it.
  */
 export function fragmentScore(text: string, parts: readonly MessagePart[], words: readonly string[] = []): number {
-  const kinds: number[] = []; // 0: a literal code unit, 1: a gap, 2: a hole
-  const units: number[] = [];
-  const weights: number[] = [];
-  const flatten = (ps: readonly MessagePart[], weight: number) => {
-    for (const p of ps) {
-      if ("optional" in p) {
-        flatten(p.optional, 0);
-      } else if ("lit" in p) {
-        const own = new Array<number>(p.lit.length).fill(weight);
-        for (const w of words) for (let at = p.lit.indexOf(w); at >= 0 && w !== ""; at = p.lit.indexOf(w, at + 1)) own.fill(0, at, at + w.length);
-        for (let i = 0; i < p.lit.length; i++) kinds.push(0), units.push(p.lit.charCodeAt(i)), weights.push(own[i]!);
-      } else {
-        kinds.push("gap" in p ? 1 : 2), units.push(0), weights.push(0);
-      }
-    }
-  };
-  flatten(parts, 1);
+  const { kinds, units, weights } = flattened(parts, words);
   const m = kinds.length;
   let best = new Int32Array(m + 1); // starting anywhere, nothing read yet
   let next = new Int32Array(m + 1);
@@ -233,6 +217,43 @@ export function fragmentScore(text: string, parts: readonly MessagePart[], words
   let score = -1;
   for (let j = 0; j <= m; j++) if (best[j]! > score) score = best[j]!;
   return score;
+}
+
+/** The parts as one sequence of literal code units (0), gaps (1) and holes (2), with each unit's weight (`fragmentScore`). */
+interface Flat {
+  readonly kinds: readonly number[];
+  readonly units: readonly number[];
+  readonly weights: readonly number[];
+}
+
+/** Parts flattened so far, by parts and then words (a dataset's parts are scored against many texts). */
+const flatParts = new WeakMap<readonly MessagePart[], Map<readonly string[], Flat>>();
+
+/** `Flat` of parts, read once per parts and words. */
+function flattened(parts: readonly MessagePart[], words: readonly string[]): Flat {
+  const byWords = flatParts.get(parts) ?? flatParts.set(parts, new Map()).get(parts)!;
+  const known = byWords.get(words);
+  if (known !== undefined) return known;
+  const kinds: number[] = []; // 0: a literal code unit, 1: a gap, 2: a hole
+  const units: number[] = [];
+  const weights: number[] = [];
+  const flatten = (ps: readonly MessagePart[], weight: number) => {
+    for (const p of ps) {
+      if ("optional" in p) {
+        flatten(p.optional, 0);
+      } else if ("lit" in p) {
+        const own = new Array<number>(p.lit.length).fill(weight);
+        for (const w of words) for (let at = p.lit.indexOf(w); at >= 0 && w !== ""; at = p.lit.indexOf(w, at + 1)) own.fill(0, at, at + w.length);
+        for (let i = 0; i < p.lit.length; i++) kinds.push(0), units.push(p.lit.charCodeAt(i)), weights.push(own[i]!);
+      } else {
+        kinds.push("gap" in p ? 1 : 2), units.push(0), weights.push(0);
+      }
+    }
+  };
+  flatten(parts, 1);
+  const flat = { kinds, units, weights };
+  byWords.set(words, flat);
+  return flat;
 }
 
 /** The `Err` value that `Result::unwrap()` printed, and what names a record in it. */
@@ -318,7 +339,7 @@ export function matchPanic(text: string, versions: readonly DatasetVersion[], se
     const here = atLocation.get(r.id);
     const found = textMatch(message, r, error, here !== undefined);
     if (found === null && here === undefined) return;
-    const specificity = patternLiterals(r.messagePattern);
+    const specificity = readPattern(r.messagePattern).literals;
     const occurrence = here?.version === version ? here.occurrence : envelope.occurrences[0]!;
     matches.push({ id: r.id, how: found?.how ?? "location", atLocation: here !== undefined, version, specificity, score: found?.score ?? 0, record: r, occurrence });
   };
@@ -345,16 +366,13 @@ function locate(where: PanicLocation, versions: readonly DatasetVersion[]): Loca
 
 /** How the message matches a record by its text, or null. */
 function textMatch(message: string, r: CatalogRecord, error: ErrorValue | null, here: boolean): { how: MatchHow; score: number } | null {
-  let re: RegExp;
-  try {
-    re = anchored(r.messagePattern);
-  } catch {
-    return null;
-  }
+  const read = readPattern(r.messagePattern);
+  const re = read.re;
+  if (re === null) return null;
   // Note: a pattern without literal text of its own (an optional `: <Debug>` is none) matches
   //   every message, and one whose literal text has no letter or digit (`{}.{}`, `{}: {}`) nearly
   //   every one: only its place says anything.
-  const literal = /[\p{L}\p{N}]/u.test(requiredLiterals(r.messagePattern));
+  const literal = read.speaks;
   if (!literal && !here) return null;
   if (re.test(message)) return { how: "whole", score: 0 };
   if (error !== null) {
@@ -362,12 +380,41 @@ function textMatch(message: string, r: CatalogRecord, error: ErrorValue | null, 
     if (named > 0) return { how: "error", score: named };
     if (error.text !== null && literal && re.test(error.text)) return { how: "error", score: 1 };
   }
-  const parts = patternParts(r.messagePattern);
+  const parts = read.parts;
   if (parts === null || message.length < MIN_FRAGMENT) return null;
   const need = Math.max(MIN_FRAGMENT, Math.floor(message.length / 2) + 1);
-  if (patternLiterals(r.messagePattern) < need) return null;
+  if (read.literals < need) return null;
   const score = fragmentScore(message, parts, STD_WORDS);
   return score >= need ? { how: "fragment", score } : null;
+}
+
+/** What matching reads of a pattern: its anchored regex (null when it does not compile), parts, and literal counts. */
+interface ReadPattern {
+  readonly re: RegExp | null;
+  readonly parts: MessagePart[] | null;
+  readonly literals: number;
+  /** True when its literal text outside the optional tail has a letter or digit. */
+  readonly speaks: boolean;
+}
+
+/** The patterns read so far (a dataset's patterns are matched against many texts); emptied when it grows past `READ_PATTERNS`. */
+const readPatterns = new Map<string, ReadPattern>();
+const READ_PATTERNS = 65536;
+
+/** `ReadPattern` of a pattern, read once. */
+function readPattern(pattern: string): ReadPattern {
+  const known = readPatterns.get(pattern);
+  if (known !== undefined) return known;
+  let re: RegExp | null;
+  try {
+    re = anchored(pattern);
+  } catch {
+    re = null;
+  }
+  const read: ReadPattern = { re, parts: patternParts(pattern), literals: patternLiterals(pattern), speaks: /[\p{L}\p{N}]/u.test(requiredLiterals(pattern)) };
+  if (readPatterns.size >= READ_PATTERNS) readPatterns.clear();
+  readPatterns.set(pattern, read);
+  return read;
 }
 
 /** The literal text of a pattern outside its optional tail (the pattern itself where it does not decode). */

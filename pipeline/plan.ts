@@ -60,8 +60,8 @@ export interface CarryInput {
   readonly extraction: { readonly fresh: readonly FileSites[]; readonly parsed: number; readonly reused: number };
   /** The most the run may take (`RunOptions.carry`): `whole` lets the plan choose. */
   readonly allow: CarryMode;
-  /** True when a file's sites may change other files' (it defines or calls a message source: `MessageSources.touches`). */
-  readonly touchesSources: (file: Pick<FileSites, "calls" | "wrappers">) => boolean;
+  /** True when a file's sites or symbols may change other files' records (it defines or calls a message source: `MessageSources.touches`; its calls, macros, tests or module declarations give other records' entry points and reproductions: `symbolsMatter`). */
+  readonly touchesSources: (file: Pick<FileSites, "calls" | "wrappers" | "symbols">) => boolean;
   /** The key of the tree's `Cargo.toml` files (`manifestsKey`); absent: as the cache's. */
   readonly manifests?: string;
 }

@@ -20,10 +20,11 @@ import { type CarryMode, planCarry } from "./plan.js";
 import { readPrevious } from "./previous.js";
 import { listFiles, openBlobReader } from "./read.js";
 import { MessageSources } from "./sources/index.js";
+import { indexTree, symbolsMatter } from "./symbols/index.js";
 import type { Manifest, VersionEntry, VersionsIndex } from "./schema-types.generated.js";
 import { type RunSettings, runSettings, type SettingsOptions } from "./settings.js";
 import { versionProblems } from "./validate.js";
-import { manifestsKey, readWorkspace } from "./workspace/index.js";
+import { manifestsKey, moduleOf, readWorkspace } from "./workspace/index.js";
 import { invalidDataset, nextVersionName, readIndex, repoDir, writeVersion } from "./write.js";
 
 /** What `run` analyses and where it writes; every field has a default from the config. */
@@ -118,6 +119,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
       const manifestTexts = await reader.read(listing.manifests.map((m) => m.blob));
       const workspace = readWorkspace(listing.manifests.map((m, i) => ({ path: m.path, text: manifestTexts[i]! })), scanned);
       for (const p of workspace.problems) log(`${p.path} is not valid TOML, its package is left out: ${p.message}`);
+      const symbols = () => ({ ...indexTree(extraction.symbolFacts(), (file: string) => moduleOf(workspace.layout, file)), repo: target.repo, sha: target.sha });
       const plan = planCarry({
         previous: previous === null ? null : { entry: previous.entry, manifest: previous.manifest, rebasable: rebasable(previous.records, previous.manifest.sha) },
         configHash: settings.configHash,
@@ -128,7 +130,8 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
         listing,
         extraction,
         allow: options.carry ?? "whole",
-        touchesSources: (file) => sources.touches(file),
+        // Note: a file whose calls, macros, tests or module declarations change may change other records' entry points and reproductions (symbols/).
+        touchesSources: (file) => sources.touches(file) || symbolsMatter(file.symbols),
         manifests,
       });
       log(`carry: ${plan.mode}${plan.from === null ? "" : ` from ${plan.from}`} (${plan.reason})`);
@@ -151,6 +154,7 @@ export async function run(options: RunOptions = {}): Promise<RunResult> {
               readTexts: (paths) => reader.read(paths.map((p) => blobOf.get(p)!)),
               log,
               layout: workspace.layout,
+              symbols: symbols(),
             });
     } finally {
       await reader.close();

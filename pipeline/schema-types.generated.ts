@@ -245,6 +245,8 @@ export interface Envelope {
   modelFields?: ("documentation" | "triggerScenarios" | "commonSituations" | "solutions" | "preventionTips")[];
   /** Ids of up to 5 related records: those raised in the same function first, then in the same file, then those with the most similar messages. */
   relatedIds?: string[];
+  /** Tests of the repository that trigger the record: `#[should_panic]` tests whose expected text the record's pattern accepts or that reach its site through the symbol index, and doc tests marked `should_panic` in the docs of its function or entry points. Best first. Filled by the analyze stage. */
+  reproductions?: Reproduction[];
 }
 
 /** One panic site that raises a record's message. */
@@ -370,6 +372,10 @@ export interface RecordFacts {
   sameFunction: string[];
   /** The record's other occurrences, in occurrence order: where each sits and, for those whose own syntax tree was read (the first of the message in its file), the path condition to it. Absent when the record has one site. */
   otherSites?: OtherSite[];
+  /** The public functions a user calls that reach the site (symbols/index.ts), nearest first; at most 5. Empty when the index finds none or the site is in no function. */
+  entryPoints?: EntryPoint[];
+  /** The doc comments of the site's function and of each entry point that has one, the site's function first. */
+  docs?: DocQuote[];
 }
 
 /** One more site of a record's message. */
@@ -501,6 +507,50 @@ export interface ItemsReading {
   /** How many of `macroPath`'s outermost invocations were read as items. */
   depth: number;
   facts: SiteFacts;
+}
+
+/** A test that triggers a record. */
+export interface Reproduction {
+  /** Path of the test's file, relative to the repository root. */
+  path: string;
+  /** 1-based line of the test's `fn` (of the doc comment's item for a doc test). */
+  line: number;
+  /** The test function's name (`Type::method` of the documented item for a doc test). */
+  name: string;
+  /** Permalink to the test at the analysed commit. */
+  permalink: string;
+  /** The `expected` text of its `#[should_panic]`, or null without one. */
+  expected: string | null;
+  /** Why it is linked: `should-panic-reached` (a `#[should_panic]` test that reaches the record's site through the symbol index, its expected text, if any, accepted by the record's pattern), `should-panic-text` (a `#[should_panic]` test whose expected text the record's pattern accepts, not seen to reach the site), `doc-test` (a `should_panic` example in the docs of the record's function or an entry point). */
+  how: "should-panic-reached" | "should-panic-text" | "doc-test";
+  /** The call path from the test to the record's function, when the index finds one. */
+  via?: string[];
+}
+
+/** A public function a user calls that reaches the record's site, with the shortest call path the symbol index finds. */
+export interface EntryPoint {
+  /** The function as a reader names it (`Tensor::narrow`, `check_shape`). */
+  symbol: string;
+  /** Path of its file. */
+  path: string;
+  /** 1-based line of its `fn`. */
+  line: number;
+  /** The call path, the entry point first and the site's function last (`["Tensor::narrow", "TensorCheck::narrow"]`); one element when the site's function is itself public. */
+  via: string[];
+  /** The weakest link of the path: `self` (the site's own function), `resolved` (each call names its callee: a path, `Self`, a `use`, a function of the same file), `path` (a path call that names several definitions of that name), `name` (a method or plain call matched by name alone). */
+  confidence: "self" | "resolved" | "path" | "name";
+}
+
+/** The doc comment of a function, as written in the repository. */
+export interface DocQuote {
+  /** The documented function (`Tensor::reshape`). */
+  symbol: string;
+  /** Whose doc comment it is: the site's own `function`, or an `entry-point`'s. */
+  of: "function" | "entry-point";
+  /** The doc comment's first paragraph. */
+  summary: string;
+  /** Its `# Panics` section, or null when it has none. */
+  panics: string | null;
 }
 
 /** What one dataset version holds and how it was made. */

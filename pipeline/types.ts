@@ -15,6 +15,7 @@ export type MessagePart = { readonly lit: string } | { readonly wild: true } | {
 
 import type { ModuleScan } from "./workspace/modules.js";
 import type { MessageSource, SiteContext, SiteFacts, SiteKind, SkipReason } from "./schema-types.generated.js";
+import type { FileSymbols } from "./symbols/file.js";
 
 export type { MessageSource, SiteContext, SiteFacts, SiteKind, SkipReason };
 
@@ -123,4 +124,6 @@ export interface FileSites {
   readonly calls?: readonly string[];
   /** The functions the file defines whose parameter becomes a panic's message; absent when none. */
   readonly wrappers?: readonly WrapperFact[];
+  /** The file's functions, macros, `use` and `mod` declarations (symbols/file.ts); absent in results made without them (tests). */
+  readonly symbols?: FileSymbols;
 }

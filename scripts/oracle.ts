@@ -8,14 +8,15 @@
  * Run: `node dist/scripts/oracle.js --git-dir <repo or mirror> --sha <40 hex> --out <output folder> [--repo owner/name] [--json]`.
  * Exit status: 0 when every expected text finds a record, 1 otherwise, 2 on bad arguments.
  *
- * Note: the tests' texts come from the repository (nobody here wrote them); the matching is the
- *   command's own (`matchPanic`).
+ * Note: the tests' texts come from the repository (nobody here wrote them); the tests are read and
+ *   matched as the analyze stage reads and matches them for reproductions (symbols/tests.ts), with
+ *   the `match` command's own matching.
  */
 import { execFileSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import { loadVersions } from "../pipeline/commands/match.js";
-import { matchPanic } from "../pipeline/match.js";
-import { decodeStringLiteral } from "../pipeline/message.js";
+import { indexFile } from "../pipeline/symbols/file.js";
+import { panicTests, recordsExpecting } from "../pipeline/symbols/tests.js";
 
 const { values } = parseArgs({ options: { "git-dir": { type: "string" }, sha: { type: "string" }, out: { type: "string" }, repo: { type: "string" }, json: { type: "boolean", default: false } } });
 if (!values["git-dir"] || !values.sha || !values.out) {
@@ -25,36 +26,18 @@ if (!values["git-dir"] || !values.sha || !values.out) {
 const gitDir = values["git-dir"];
 const sha = values.sha;
 
-/** `#[should_panic(expected = "…")]` with its string literal (plain or raw), over lines. */
-const ATTRIBUTE = /#\s*\[\s*should_panic\s*\(\s*expected\s*=\s*((?:r#*)?"(?:[^"\\]|\\[\s\S])*"#*)\s*\)\s*\]/g;
-
-interface Expectation {
-  readonly file: string;
-  readonly line: number;
-  readonly test: string;
-  readonly expected: string;
-}
-
 const git = (args: readonly string[]) => execFileSync("git", ["--git-dir", gitDir, ...args], { encoding: "utf8", maxBuffer: 1 << 28 });
 const files = git(["grep", "-l", "should_panic", sha, "--", "*.rs"])
   .split("\n")
   .filter((l) => l !== "")
   .map((l) => l.slice(sha.length + 1));
-const expectations: Expectation[] = [];
-for (const file of files) {
-  const text = git(["show", `${sha}:${file}`]);
-  for (const m of text.matchAll(ATTRIBUTE)) {
-    const expected = decodeStringLiteral(m[1]!);
-    if (expected === null) continue;
-    const after = text.slice(m.index + m[0].length);
-    const test = /\bfn\s+([A-Za-z_]\w*)/.exec(after)?.[1] ?? "?";
-    expectations.push({ file, line: text.slice(0, m.index).split("\n").length, test, expected });
-  }
-}
+// Note: the tests are read as the pipeline reads them (the symbol index), those with an expected text.
+const expectations = files.flatMap((file) => panicTests(file, indexFile(git(["show", `${sha}:${file}`]))).filter((t) => t.expected !== "").map((t) => ({ file, line: t.line, test: t.name, expected: t.expected })));
 
 const { versions, selected } = await loadVersions({ out: values.out, ...(values.repo ? { repo: values.repo } : {}) }, false);
 const results = expectations.map((e) => {
-  const { matches } = matchPanic(e.expected, versions, selected);
+  const current = versions.find((v) => v.version === selected);
+  const matches = current === undefined ? [] : recordsExpecting(e.expected, current);
   const first = matches[0];
   return { ...e, found: matches.length, how: first?.how ?? null, first: first === undefined ? null : { id: first.id, message: first.record.errorMessage, at: `${first.record.filePath}:${first.record.lineNumber}` } };
 });

@@ -19,6 +19,7 @@ import { errorTypeOf } from "../sources/returned.js";
 import { generateGuards, type Guards } from "./guard.js";
 import { frameOf, type Frame, type Framing, ERROR_HANDLERS } from "./frame.js";
 import { headPaths, lastCall, receiverKind, rustString, stdFailure } from "./rust.js";
+import { type OwnWords, withOwnWords } from "./words.js";
 import { type PlaceFacts, withPlace } from "../workspace/place.js";
 
 type Strategy = "type-guard" | "validate-input" | "fix-invariant" | "implement-missing" | "catch-unwind" | "handle-error";
@@ -643,10 +644,10 @@ function returnedFields(kind: SiteKind, path: string, line: number, facts: Recor
   };
 }
 
-/** The envelope with the analysis fields, facts and related ids filled in; a new value. */
-export function analyzeEnvelope(envelope: Envelope, facts: RecordFacts, sameFunction: readonly Peer[], relatedIds: readonly string[]): Envelope {
+/** The envelope with the analysis fields, facts and related ids filled in, and the repository's own words (`own`: its tests; words.ts); a new value. */
+export function analyzeEnvelope(envelope: Envelope, facts: RecordFacts, sameFunction: readonly Peer[], relatedIds: readonly string[], own?: OwnWords): Envelope {
   const first = envelope.occurrences[0]!;
-  const fields = analysisFields(first.kind, envelope.record.errorMessage, envelope.record.filePath, envelope.record.lineNumber, facts, sameFunction, envelope.record.errorClass, first.source);
+  const fields = withOwnWords(analysisFields(first.kind, envelope.record.errorMessage, envelope.record.filePath, envelope.record.lineNumber, facts, sameFunction, envelope.record.errorClass, first.source), facts, own);
   return withAnalysis(envelope, fields, facts, relatedIds);
 }
 

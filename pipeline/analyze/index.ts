@@ -10,6 +10,7 @@ import type { Site } from "../types.js";
 import type { WorkspaceLayout } from "../workspace/modules.js";
 import { placeFacts, readFacts, samePlace } from "../workspace/place.js";
 import { ANALYSIS_FIELDS, type AnalysisFields, analyzeEnvelope, EMPTY_FACTS, type Peer, recordFacts, withAnalysis } from "./fields.js";
+import { reachOf, type SymbolsInput } from "./reach.js";
 
 export { analysisFields, analyzeEnvelope, crateAndModule, describeCondition, type AnalysisFields } from "./fields.js";
 export { generateGuards, type Guards } from "./guard.js";
@@ -30,6 +31,8 @@ export interface AnalyzeInput {
   readonly carryFrom?: ReadonlyMap<string, Envelope>;
   /** The workspace's packages and module tree (workspace/); absent: no file is in a package, and a carried record's place is taken as it was. */
   readonly layout?: WorkspaceLayout;
+  /** The workspace's symbol index and tests: each record's entry points, docs and reproductions (reach.ts); absent: none. */
+  readonly symbols?: SymbolsInput;
 }
 
 const NO_WORKSPACE: WorkspaceLayout = { files: new Map(), packages: [], itemMacros: new Map() };
@@ -60,7 +63,8 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
   // Note: a record taken from the previous version keeps its facts only while its file stands where it stood (its package, module and their gates).
   const stillPlaced = (e: Envelope) => input.layout === undefined || samePlace(e.facts!, placeFacts(layout, e.record.filePath, e.facts!));
   const takenWhole = (e: Envelope) => e.facts !== undefined && previous!.get(e.record.id)?.facts === e.facts && e.facts.sameFunction.every((id) => previous!.has(id)) && stillPlaced(e);
-  if (previous !== undefined && input.envelopes.length === previous.size && input.envelopes.every(takenWhole)) {
+  // Note: with the symbol index, a record's entry points and reproductions come from other files: its analysis is checked below instead.
+  if (previous !== undefined && input.symbols === undefined && input.envelopes.length === previous.size && input.envelopes.every(takenWhole)) {
     return { envelopes: [...input.envelopes], carried: input.envelopes.length };
   }
   const siteAt = new Map<string, Site>();
@@ -93,6 +97,7 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
   //   already in the order its facts list them (a sort of them then only checks the order).
   const idsByFunction = new Map<string, string[]>();
   const idsOf = (key: string) => idsByFunction.get(key) ?? idsByFunction.set(key, byFunction.get(key)!.map((j) => input.envelopes[j]!.record.id).sort()).get(key)!;
+  const reach = input.symbols === undefined ? null : reachOf(input.symbols, input.envelopes, (i) => factsOf[i]!);
   const nearest = nearestInFile(input.envelopes);
   const similar = similarity(input.envelopes.map((e) => e.record.errorMessage), input.envelopes.map((e) => e.record.errorType));
 
@@ -108,17 +113,36 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
     if (related.length < RELATED) related.push(...nearest(i, RELATED - related.length, (j) => fnLine !== undefined && factsOf[j]!.function?.line === fnLine));
     if (related.length < RELATED) for (const j of similar(i)) if (related.length < RELATED && !related.includes(j)) related.push(j);
     const relatedIds = related.map((j) => input.envelopes[j]!.record.id);
-    if (input.carryFrom !== undefined && e.facts !== undefined && samePeers(input.carryFrom, e.facts.sameFunction, peers) && stillPlaced(e)) {
+    const carriedPlace = input.carryFrom !== undefined && e.facts !== undefined && samePeers(input.carryFrom, e.facts.sameFunction, peers) && stillPlaced(e);
+    if (reach === null && carriedPlace) {
       carried++;
       return { ...e, relatedIds };
     }
-    const facts: RecordFacts = recordFacts(site, placeFacts(layout, e.record.filePath, site), fnKey === null ? [] : idsOf(fnKey).filter((id) => id !== e.record.id), otherSites(e));
-    const kept = input.carryFrom === undefined ? null : carriedFields(input.carryFrom, e, facts, peers);
-    if (kept === null) return analyzeEnvelope(e, facts, peers, relatedIds);
+    const own = reach?.[i];
+    // Note: an envelope taken whole brings its site's facts (its sites may have none at hand: they were not read back).
+    const takenFacts = carriedPlace ? siteFactsOf(e.facts!) : null;
+    const base = takenFacts ?? recordFacts(site, placeFacts(layout, e.record.filePath, site), fnKey === null ? [] : idsOf(fnKey).filter((id) => id !== e.record.id), otherSites(e));
+    const facts: RecordFacts = own === undefined ? base : { ...base, entryPoints: own.entryPoints, docs: own.docs };
+    // Note: the keys in one order whatever the envelope came with (taken whole, it holds facts already): reproductions, then facts and related ids.
+    // Note: an envelope taken whole whose facts and tests are what the index now gives keeps them as they are (its line is then taken as it was: `unchangedLines`).
+    if (own !== undefined && own.example === null && carriedPlace && sameJson(e.facts, facts) && sameJson(e.reproductions ?? [], own.reproductions)) {
+      carried++;
+      return { ...e, relatedIds };
+    }
+    const withTests: Envelope = own === undefined ? e : { record: e.record, occurrences: e.occurrences, datasetVersion: e.datasetVersion, reproductions: own.reproductions };
+    // Note: an example fix quotes a test's body, which the facts do not hold: such a record is analysed again.
+    const kept = input.carryFrom === undefined || own?.example != null || !sameJson(input.carryFrom.get(e.record.id)?.reproductions ?? [], own?.reproductions ?? []) ? null : carriedFields(input.carryFrom, e, facts, peers);
+    if (kept === null) return analyzeEnvelope(withTests, facts, peers, relatedIds, own);
     carried++;
-    return withAnalysis(e, kept, facts, relatedIds);
+    return withAnalysis(withTests, kept, facts, relatedIds);
   });
   return { envelopes, carried };
+}
+
+/** A record's facts without what the symbol index adds (entry points and docs). */
+function siteFactsOf(facts: RecordFacts): RecordFacts {
+  const { entryPoints: _e, docs: _d, ...rest } = facts;
+  return rest;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { AnalysisCounts, Envelope, LlmConfig } from "../schema-types.genera
 import type { Site } from "../types.js";
 import type { WorkspaceLayout } from "../workspace/modules.js";
 import { analyzeWithCarry, keepTimes } from "./index.js";
+import type { SymbolsInput } from "./reach.js";
 
 /** Bumped whenever the analysis can write other fields for the same sites (it is part of the pipeline version). */
 export const ANALYZER_VERSION = 3;
@@ -31,6 +32,8 @@ export interface AnalyzeStageInput {
   readonly log?: (line: string) => void;
   /** The workspace's layout (workspace/). */
   readonly layout?: WorkspaceLayout;
+  /** The workspace's symbol index and tests (symbols/): entry points, docs and reproductions; absent: none. */
+  readonly symbols?: SymbolsInput;
 }
 
 /** Whether analyses can be carried over from a version these settings wrote: never with a language model on (it rewrites their prose). */
@@ -42,7 +45,7 @@ export function carriesAnalysis(llm: LlmConfig | undefined): boolean {
 export async function analyzeStage(input: AnalyzeStageInput): Promise<{ envelopes: Envelope[]; counts: AnalysisCounts }> {
   const settings = { ...LLM_DEFAULTS, ...input.llm };
   const carryFrom = input.carry && carriesAnalysis(input.llm) ? input.previous : undefined;
-  const analysed = analyzeWithCarry({ envelopes: input.envelopes, sites: input.sites, ...(carryFrom ? { carryFrom } : {}), ...(input.layout ? { layout: input.layout } : {}) });
+  const analysed = analyzeWithCarry({ envelopes: input.envelopes, sites: input.sites, ...(carryFrom ? { carryFrom } : {}), ...(input.layout ? { layout: input.layout } : {}), ...(input.symbols ? { symbols: input.symbols } : {}) });
   const refined = await refineWithLlm(analysed.envelopes, { settings, cacheDir: input.cacheDir, ...(input.log ? { log: input.log } : {}) });
   return { envelopes: keepTimes(refined.envelopes, input.previous, input.now), counts: { ...refined.counts, ...(carryFrom ? { staticCarried: analysed.carried } : {}) } };
 }

@@ -1,0 +1,122 @@
+/**
+ * The symbol index joined to the records: for each record, the function its site sits in, the
+ * public functions that reach it (entry points), the doc comments of both, and the tests that
+ * trigger it (reproductions). Pure: the index and the envelopes in, per-record answers out.
+ *
+ * A `#[should_panic]` test is linked to the records whose pattern accepts its expected text
+ * (symbols/tests.ts); of several, to those whose site the test reaches through the index, and to
+ * the best match by text (`matchPanic`'s order) when it reaches none. A `#[should_panic]` test
+ * without an expected text is linked to the records it reaches by calls that are not matched by
+ * name alone. Doc tests are the `should_panic` examples of the docs of the record's function and
+ * entry points.
+ */
+import { permalink } from "../build.js";
+import type { DocQuote, EntryPoint as EntryPointFact, Envelope, Reproduction, SiteFacts } from "../schema-types.generated.js";
+import { type PanicTest, recordsExpecting } from "../symbols/tests.js";
+import type { SymbolIndex, SymbolNode } from "../symbols/index.js";
+
+/** What the index says of one record. */
+export interface RecordReach {
+  readonly entryPoints: EntryPointFact[];
+  readonly docs: DocQuote[];
+  readonly reproductions: Reproduction[];
+  /** The body of the best `#[should_panic]` test that calls the record's function or an entry point by name: the "before" of an example fix. */
+  readonly example: { readonly name: string; readonly path: string; readonly line: number; readonly body: string } | null;
+}
+
+/** The index and the repository's tests, as the analyze stage gets them. */
+export interface SymbolsInput {
+  readonly index: SymbolIndex;
+  readonly tests: readonly PanicTest[];
+  /** `owner/name` and the commit, for permalinks. */
+  readonly repo: string;
+  readonly sha: string;
+}
+
+/** Most reproductions a record lists. */
+const MAX_REPRODUCTIONS = 10;
+
+const HOW_RANK: Record<Reproduction["how"], number> = { "should-panic-reached": 0, "should-panic-text": 1, "doc-test": 2 };
+
+/**
+ * For each envelope (by index), what the index says of it. `factsOf(i)` gives the facts of its
+ * first site (the function or `macro_rules!` macro it sits in).
+ */
+export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], factsOf: (i: number) => SiteFacts): RecordReach[] {
+  const { index } = input;
+  const targets = envelopes.map((e, i) => targetOf(index, e.record.filePath, e.record.lineNumber, factsOf(i)));
+  const linked = envelopes.map((): { test: PanicTest; how: Reproduction["how"]; via?: string[] }[] => []);
+  const at = new Map<string, number>();
+  envelopes.forEach((e, i) => at.set(e.record.id, i));
+  const byTarget = new Map<number, number[]>();
+  targets.forEach((t, i) => {
+    if (t === null) return;
+    const list = byTarget.get(t.id);
+    if (list) list.push(i);
+    else byTarget.set(t.id, [i]);
+  });
+  const version = { version: "", envelopes };
+  const expecting = new Map<string, ReturnType<typeof recordsExpecting>>();
+  for (const test of input.tests) {
+    const node = index.functionAt(test.path, test.line);
+    const reached = node === null ? null : index.reachedFrom(node);
+    if (test.expected === "") {
+      if (reached === null) continue;
+      for (const id of reached.ids()) {
+        if (reached.confidence(id) === "name" || id === node!.id) continue;
+        for (const i of byTarget.get(id) ?? []) if (envelopes[i]!.record.errorType === "panic") linked[i]!.push({ test, how: "should-panic-reached", via: reached.via(id) });
+      }
+      continue;
+    }
+    // Note: each expected text is matched once; of its records, those the test reaches are linked, else the best.
+    const matches = expecting.get(test.expected) ?? expecting.set(test.expected, recordsExpecting(test.expected, version)).get(test.expected)!;
+    const reaching = reached === null ? [] : matches.flatMap((m) => {
+      const i = at.get(m.id)!;
+      return targets[i] !== null && reached.confidence(targets[i]!.id) !== undefined ? [{ i, via: reached.via(targets[i]!.id) }] : [];
+    });
+    if (reaching.length > 0) for (const { i, via } of reaching) linked[i]!.push({ test, how: "should-panic-reached", via });
+    else if (matches.length > 0) linked[at.get(matches[0]!.id)!]!.push({ test, how: "should-panic-text" });
+  }
+  const entryCache = new Map<number, ReturnType<SymbolIndex["entryPoints"]>>();
+  return envelopes.map((_, i) => {
+    const target = targets[i]!;
+    if (target === null) return { entryPoints: [], docs: [], reproductions: reproductionsOf(input, linked[i]!, []), example: null };
+    const entries = entryCache.get(target.id) ?? entryCache.set(target.id, index.entryPoints(target)).get(target.id)!;
+    const documented: SymbolNode[] = [target, ...entries.map((x) => x.node).filter((n) => n.id !== target.id)];
+    const docs = documented.flatMap((n): DocQuote[] => (n.doc === null ? [] : [{ symbol: n.symbol, of: n === target ? "function" : "entry-point", summary: n.doc.summary, panics: n.doc.panics }]));
+    const docTests = documented.filter((n) => n.doc?.example !== undefined);
+    const reproductions = reproductionsOf(input, linked[i]!, docTests);
+    const names = new Set(documented.map((n) => n.fn?.name ?? ""));
+    const best = linked[i]!.filter((l) => l.test.fn.body !== undefined && [...names].some((name) => name !== "" && new RegExp(`\\b${name}\\s*(?:::\\s*<[^>]*>\\s*)?\\(`).test(l.test.fn.body!))).sort(byLink)[0];
+    return {
+      entryPoints: entries.map((x) => ({ symbol: x.symbol, path: x.path, line: x.line, via: [...x.via], confidence: x.confidence })),
+      docs,
+      reproductions,
+      example: best === undefined ? null : { name: best.test.name, path: best.test.path, line: best.test.line, body: best.test.fn.body! },
+    };
+  });
+}
+
+/** The function (or `macro_rules!` macro) a site at `path:line` sits in, by the index; null when none. */
+function targetOf(index: SymbolIndex, path: string, line: number, facts: SiteFacts): SymbolNode | null {
+  const macro = facts.macro === "macro_rules" ? facts.items.findLast((item) => item.kind === "macro-rules") : undefined;
+  if (macro !== undefined) return index.macroIn(path, macro.name);
+  return index.functionAt(path, line);
+}
+
+function byLink(a: { test: PanicTest; how: Reproduction["how"]; via?: string[] }, b: { test: PanicTest; how: Reproduction["how"]; via?: string[] }): number {
+  return HOW_RANK[a.how] - HOW_RANK[b.how] || (a.via?.length ?? 0) - (b.via?.length ?? 0) || (a.test.path < b.test.path ? -1 : a.test.path > b.test.path ? 1 : a.test.line - b.test.line);
+}
+
+function reproductionsOf(input: SymbolsInput, links: readonly { test: PanicTest; how: Reproduction["how"]; via?: string[] }[], docTests: readonly SymbolNode[]): Reproduction[] {
+  const seen = new Set<string>();
+  const out: Reproduction[] = [];
+  for (const l of [...links].sort(byLink)) {
+    const key = `${l.test.path}:${l.test.line}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ path: l.test.path, line: l.test.line, name: l.test.name, permalink: permalink(input.repo, input.sha, l.test.path, l.test.line), expected: l.test.expected === "" ? null : l.test.expected, how: l.how, ...(l.via === undefined ? {} : { via: l.via }) });
+  }
+  for (const n of docTests) out.push({ path: n.path, line: n.line, name: n.symbol, permalink: permalink(input.repo, input.sha, n.path, n.line), expected: null, how: "doc-test" });
+  return out.slice(0, MAX_REPRODUCTIONS);
+}

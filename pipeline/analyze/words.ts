@@ -1,0 +1,93 @@
+/**
+ * The repository's own words in a record's prose: the doc comments of the site's function and of
+ * its entry points (above all their `# Panics` sections), quoted and marked as the docs' words;
+ * the entry points a user calls, with their call paths and how sure each is; the tests that
+ * trigger the record, and the body of one as the "before" of an example fix. Pure: the fields
+ * `fields.ts` wrote and the record's facts in, the fields with these sentences added out.
+ */
+import type { DocQuote, EntryPoint, RecordFacts, Reproduction } from "../schema-types.generated.js";
+import type { RecordReach } from "./reach.js";
+
+/** What the prose reads besides the facts: the record's reproductions and the test to show. */
+export type OwnWords = Pick<RecordReach, "reproductions" | "example">;
+
+/** The fields this module adds to. */
+interface Prose {
+  readonly documentation: string;
+  readonly triggerScenarios: string;
+  readonly exampleFix: string | null;
+}
+
+/** Longest quote, in characters, before it is cut with `…`. */
+const QUOTE = 400;
+
+/** `text` ended with a period unless it ends with one already (inside a closing quote). */
+function ended(text: string): string {
+  return /[.!?]”?$/.test(text) ? text : `${text}.`;
+}
+
+/** A doc text as one quoted line: white space collapsed, cut at `QUOTE` characters. */
+function quote(text: string): string {
+  const one = text.replace(/\s+/g, " ").trim();
+  return `“${one.length > QUOTE ? `${one.slice(0, QUOTE - 1).trimEnd()}…` : one}”`;
+}
+
+function code(s: string): string {
+  return s.includes("`") ? `\`\` ${s} \`\`` : `\`${s}\``;
+}
+
+const HOW_SURE: Record<EntryPoint["confidence"], string> = {
+  self: "",
+  resolved: "each call resolved by its path, `Self`, a `use` or its file",
+  path: "a path call naming a type that more than one crate defines",
+  name: "a call matched by the method's or function's name alone",
+};
+
+/** An entry point as a phrase: its name, and the path to the site's function when it is another. */
+function entryPhrase(e: EntryPoint): string {
+  if (e.via.length <= 1) return code(e.symbol);
+  return `${code(e.symbol)} (${code(e.via.join(" → "))}, ${HOW_SURE[e.confidence]})`;
+}
+
+/** `fields` with the docs' words, the entry points and the reproductions added to its prose, and an example fix from a test where it had none. */
+export function withOwnWords<F extends Prose>(fields: F, facts: RecordFacts, own: OwnWords | undefined): F {
+  const docs = facts.docs ?? [];
+  const entries = facts.entryPoints ?? [];
+  const documentation: string[] = [fields.documentation];
+  const mine = docs.find((d) => d.of === "function");
+  if (mine !== undefined) {
+    if (mine.summary !== "") documentation.push(ended(`The docs of ${code(mine.symbol)} say: ${quote(mine.summary)}`));
+    if (mine.panics !== null) documentation.push(ended(`Under “# Panics” they say: ${quote(mine.panics)}`));
+  }
+  const trigger: string[] = [fields.triggerScenarios];
+  const itself = entries.find((e) => e.via.length === 1);
+  const outside = entries.filter((e) => e.via.length > 1);
+  // Note: paths with a link matched by name alone are named only when no surer one is known, and then as such.
+  const sure = outside.filter((e) => e.confidence !== "name");
+  if (itself !== undefined) trigger.push(`Users call ${code(itself.symbol)} itself: it is public, in a module its crate's root makes reachable.`);
+  if (sure.length > 0) trigger.push(`Users reach it through ${sure.map(entryPhrase).join("; ")}.`);
+  else if (itself === undefined && outside.length > 0) trigger.push(`Users may reach it through ${outside.slice(0, 2).map(entryPhrase).join("; ")}.`);
+  for (const d of docs) if (d.of === "entry-point" && d.panics !== null) trigger.push(ended(`The docs of ${code(d.symbol)} say under “# Panics”: ${quote(d.panics)}`));
+  // Note: a test is said to reach the site and to expect a message the record's pattern accepts, not to raise this very record: several checks may print the text it expects.
+  const reaching = (own?.reproductions ?? []).filter((r) => r.how === "should-panic-reached");
+  const expecting = (own?.reproductions ?? []).filter((r) => r.how === "should-panic-text");
+  if (reaching.length > 0) trigger.push(`The repository's \`#[should_panic]\` ${reaching.length === 1 ? "test" : "tests"} ${listed(reaching)} ${reaching.length === 1 ? "reaches" : "reach"} this site through the calls above${reaching.some((r) => r.expected !== null) ? ` and ${reaching.length === 1 ? "expects" : "expect"} a message its pattern accepts` : ""}.`);
+  if (expecting.length > 0) trigger.push(`The repository's \`#[should_panic]\` ${expecting.length === 1 ? "test" : "tests"} ${listed(expecting)} ${expecting.length === 1 ? "expects" : "expect"} a message its pattern accepts.`);
+  const example = own?.example ?? null;
+  const exampleFix = fields.exampleFix ?? (example === null ? null : exampleOf(example, docs.find((d) => d.panics !== null) ?? null));
+  return { ...fields, documentation: documentation.join(" "), triggerScenarios: trigger.join(" "), exampleFix };
+}
+
+/** Up to three tests by name and place, and how many more. */
+function listed(tests: readonly Reproduction[]): string {
+  return `${tests.slice(0, 3).map((r) => `${code(r.name)} (${code(`${r.path}:${r.line}`)})`).join(", ")}${tests.length > 3 ? `, and ${tests.length - 3} more,` : ""}`;
+}
+
+/** A test's body as the "before" of an example fix; the "after" names what the docs ask of the input, when they say. */
+function exampleOf(example: NonNullable<OwnWords["example"]>, panics: DocQuote | null): string {
+  const lines = example.body.split("\n");
+  const indent = Math.min(...lines.filter((l) => l.trim() !== "").map((l) => /^\s*/.exec(l)![0].length));
+  const body = lines.map((l) => l.slice(Math.min(indent, /^\s*/.exec(l)![0].length))).join("\n");
+  const after = panics === null ? ["// after: pass input for which the failing check holds, or check it before the call."] : [`// after: check the input before the call; the docs of \`${panics.symbol}\` say it panics:`, ...panics.panics!.split("\n").map((l) => `// ${l}`.trimEnd())];
+  return [`// before: the repository's test \`${example.name}\` (${example.path}:${example.line}) panics with this message`, body, ...after].join("\n");
+}

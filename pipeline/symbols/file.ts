@@ -1,0 +1,503 @@
+/**
+ * The symbols of one Rust file, read by a token pass (tokens.ts): its functions and methods with
+ * their owners, visibility, doc comments and the calls they make, its `macro_rules!` macros and
+ * the calls in their bodies, its `use` declarations and its `mod` declarations. Pure: text in,
+ * plain data out; kept in the extraction cache with the file's sites (by blob).
+ *
+ * Note: a token pass, not tree-sitter: extraction parses only the items of a few sites, and the
+ *   index needs every function of every file. The tokens of a macro's arguments are read like
+ *   any other code, so `check!(TensorCheck::narrow(…))` is a call of `TensorCheck::narrow`.
+ */
+import { itemName } from "../layout.js";
+import { decodeStringLiteral } from "../message.js";
+import { isTestAttribute } from "../rust/index.js";
+import { KEYWORDS } from "../rust/keywords.js";
+import { type Token, tokenize } from "../tokens.js";
+
+/**
+ * A call as the token pass reads it, by its key: `f` (a plain call), `Type::f` (a path: its last
+ * two segments, `Self` replaced by the impl's type and `use` aliases by what they name), `.f` (a
+ * method call), `self.f` (a method call on `self`), `m!` (a macro invocation).
+ */
+export type CallFact = string;
+
+/** The doc comment of an item: its first paragraph and its `# Panics` section, as written (`///` and one space taken off). */
+export interface DocFact {
+  readonly summary: string;
+  readonly panics: string | null;
+  /** The code of its first ```` ```should_panic ```` block (a doc test that panics), absent when none. */
+  readonly example?: string;
+}
+
+/** A function or method of the file. */
+export interface FunctionSymbol {
+  readonly name: string;
+  /** The type of its `impl` block, or the trait it is a default method of; null for a free function. */
+  readonly owner: string | null;
+  /** The trait its `impl Trait for Type` block implements, or (for a trait's default method) the trait; null otherwise. */
+  readonly trait: string | null;
+  /** `pub`, `pub(crate)`, `pub(super)`, … as written; null for none. */
+  readonly visibility: string | null;
+  /** True when it takes `self`. */
+  readonly receiver: boolean;
+  /** 1-based lines of `fn` and of the body's closing brace. */
+  readonly line: number;
+  readonly endLine: number;
+  /** The inline modules around it in the file, outermost first, with whether each is `pub`. */
+  readonly modules: readonly (readonly [name: string, pub: boolean])[];
+  /** Inside a `macro_rules!` body: the macro's name (its expansions define it). */
+  readonly inMacro: string | null;
+  /** True for a test function (`#[test]` and the like) or one inside test-only items (`#[cfg(test)]`). */
+  readonly test: boolean;
+  /** `#[should_panic]`: the expected text ("" without one); absent for other functions. */
+  readonly expected?: string;
+  /** The lines of its body, for a `#[should_panic]` test (a reproduction's code). */
+  readonly body?: string;
+  readonly doc?: DocFact;
+  readonly calls: readonly CallFact[];
+}
+
+/** A `macro_rules!` macro and the calls its body's tokens make (its invocations make them). */
+export interface MacroSymbol {
+  readonly name: string;
+  readonly line: number;
+  readonly calls: readonly CallFact[];
+}
+
+/** What the file's symbols are. */
+export interface FileSymbols {
+  readonly functions: readonly FunctionSymbol[];
+  readonly macros: readonly MacroSymbol[];
+  /** `use` declarations, `[alias, path]` (`use a::b::C as D` → `["D", "a::b::C"]`; a glob's alias is `*`). */
+  readonly uses: readonly (readonly [alias: string, path: string])[];
+  /** The paths `pub use` re-exports (only plain `pub`), as written. */
+  readonly reexports: readonly string[];
+  /** `mod` declarations at the file's top level, `[name, pub]` (plain `pub` only; test-only ones left out). */
+  readonly modules: readonly (readonly [name: string, pub: boolean])[];
+  /** The `struct`, `enum` and `union` types it declares outside test code, `[name, pub]` (plain `pub` only). */
+  readonly types: readonly (readonly [name: string, pub: boolean])[];
+}
+
+/** Tokens after which `impl` or `trait` is a type (`x: impl Fn()`, `&dyn Trait`), not an item. */
+const TYPE_POSITION = new Set(["::", "(", ":", "->", "&", "<", ",", "dyn", "=", "+", "as"]);
+
+/** Item modifiers that may stand between a visibility and `fn`. */
+const MODIFIERS = new Set(["const", "async", "unsafe", "extern", "default", "safe"]);
+
+interface Scope {
+  /** What the brace opened. */
+  readonly kind: "impl" | "trait" | "mod" | "fn" | "macro" | "block";
+  readonly close: number;
+  readonly owner?: string | null;
+  readonly trait?: string | null;
+  readonly name?: string;
+  readonly pub?: boolean;
+  readonly test?: boolean;
+  readonly calls?: CallFact[];
+  readonly visibility?: string | null;
+}
+
+/** The symbols of `text` (see the module's doc comment). Never throws on bad Rust: what does not read as an item is skipped. */
+export function indexFile(text: string): FileSymbols {
+  const t = tokenize(text);
+  const n = t.length;
+  const pair = matching(t);
+  const lineOf = lineCounter(text);
+  const functions: FunctionSymbol[] = [];
+  const macros: MacroSymbol[] = [];
+  const uses: [string, string][] = [];
+  const reexports: string[] = [];
+  const modules: [string, boolean][] = [];
+  const types: [string, boolean][] = [];
+  const aliases = new Map<string, string>();
+  const stack: Scope[] = [];
+  const top = () => stack.at(-1);
+  /** The innermost scope that collects calls: a function's body or a macro's. */
+  const collector = () => {
+    for (let k = stack.length - 1; k >= 0; k--) if (stack[k]!.calls !== undefined) return stack[k]!;
+    return undefined;
+  };
+  const inTest = () => stack.some((s) => s.test === true);
+  const selfType = () => {
+    for (let k = stack.length - 1; k >= 0; k--) if (stack[k]!.kind === "impl" || stack[k]!.kind === "trait") return stack[k]!.owner ?? null;
+    return null;
+  };
+  const pending: { fn: Omit<FunctionSymbol, "calls" | "endLine">; calls: CallFact[] }[] = [];
+
+  for (let i = 0; i < n; i++) {
+    const tok = t[i]!;
+    if (tok.kind === "close") {
+      while (stack.length > 0 && top()!.close <= i) {
+        const s = stack.pop()!;
+        if (s.kind === "fn") {
+          const p = pending.pop()!;
+          functions.push({ ...p.fn, endLine: lineOf(tok.start), calls: p.calls });
+        }
+      }
+      continue;
+    }
+    if (tok.kind === "open") {
+      if (tok.text === "{") stack.push({ kind: "block", close: pair[i]! });
+      continue;
+    }
+    if (tok.kind !== "ident") continue;
+    const next = t[i + 1];
+    // Items.
+    if (tok.text === "fn" && next?.kind === "ident" && (t[i + 2]?.text === "(" || t[i + 2]?.text === "<")) {
+      const head = itemHead(text, t, pair, i);
+      let j = i + 2;
+      while (j < n && t[j]!.text !== "{" && t[j]!.text !== ";") j = t[j]!.kind === "open" ? pair[j]! + 1 : j + 1;
+      if (j >= n) continue;
+      const params = t[i + 2]!.text === "(" ? i + 2 : findParams(t, pair, i + 2);
+      const scope = top();
+      const ownerScope = scope?.kind === "impl" || scope?.kind === "trait" ? scope : undefined;
+      const fnMacro = collector()?.kind === "macro" ? collector()!.name! : null;
+      const test = inTest() || head.test;
+      const fn: Omit<FunctionSymbol, "calls" | "endLine"> = {
+        name: next.text,
+        owner: ownerScope?.owner ?? null,
+        trait: ownerScope?.trait ?? null,
+        // Note: a trait's methods take the trait's visibility.
+        visibility: ownerScope?.kind === "trait" ? (ownerScope.visibility ?? null) : head.visibility,
+        receiver: params >= 0 && takesSelf(t, params),
+        line: lineOf(tok.start),
+        modules: stack.filter((s) => s.kind === "mod").map((s) => [s.name!, s.pub!] as const),
+        inMacro: fnMacro,
+        test,
+        ...(head.expected === undefined ? {} : { expected: head.expected }),
+        ...(head.doc === undefined ? {} : { doc: head.doc }),
+      };
+      if (t[j]!.text === ";") {
+        functions.push({ ...fn, endLine: lineOf(t[j]!.start), calls: [] });
+        i = j;
+        continue;
+      }
+      const calls: CallFact[] = [];
+      pending.push({ fn: head.expected !== undefined ? { ...fn, body: bodyLines(text, t[j]!.start, t[pair[j]!]!.end) } : fn, calls });
+      stack.push({ kind: "fn", close: pair[j]!, calls, test });
+      i = j;
+      continue;
+    }
+    if ((tok.text === "impl" || tok.text === "trait") && !TYPE_POSITION.has(t[i - 1]?.text ?? "")) {
+      let j = i + 1;
+      while (j < n && t[j]!.text !== "{" && t[j]!.text !== ";") j = t[j]!.kind === "open" ? pair[j]! + 1 : j + 1;
+      if (j >= n || t[j]!.text === ";") continue;
+      const header = text.slice(tok.start, t[j]!.start);
+      const head = itemHead(text, t, pair, i);
+      const owner = tok.text === "trait" ? (next?.kind === "ident" ? next.text : null) : itemName(header, "impl");
+      const trait = tok.text === "trait" ? owner : implTrait(header);
+      stack.push({ kind: tok.text, close: pair[j]!, owner, trait, test: head.test, visibility: head.visibility });
+      i = j;
+      continue;
+    }
+    if (tok.text === "mod" && next?.kind === "ident") {
+      const head = itemHead(text, t, pair, i);
+      const after = t[i + 2];
+      const pub = head.visibility === "pub";
+      if (stack.length === 0 && !head.test) modules.push([next.text, pub]);
+      if (after?.text === "{") {
+        stack.push({ kind: "mod", close: pair[i + 2]!, name: next.text, pub, test: head.test });
+        i += 2;
+      }
+      continue;
+    }
+    if ((tok.text === "struct" || tok.text === "enum" || tok.text === "union") && next?.kind === "ident" && !inTest() && t[i - 1]?.text !== "::") {
+      types.push([next.text, itemHead(text, t, pair, i).visibility === "pub"]);
+      continue;
+    }
+    if (tok.text === "use" && !inTest()) {
+      let j = i + 1;
+      while (j < n && t[j]!.text !== ";" && t[j]!.text !== "}") j = t[j]!.kind === "open" ? pair[j]! + 1 : j + 1;
+      const head = itemHead(text, t, pair, i);
+      for (const [alias, path] of usePaths(t.slice(i + 1, j))) {
+        uses.push([alias, path]);
+        if (alias !== "*" && alias !== "_") aliases.set(alias, path);
+        if (head.visibility === "pub") reexports.push(path);
+      }
+      i = j;
+      continue;
+    }
+    if (tok.text === "macro_rules" && next?.text === "!" && t[i + 2]?.kind === "ident" && t[i + 3]?.kind === "open") {
+      const calls: CallFact[] = [];
+      macros.push({ name: t[i + 2]!.text, line: lineOf(tok.start), calls });
+      stack.push({ kind: "macro", close: pair[i + 3]!, name: t[i + 2]!.text, calls, test: inTest() });
+      i += 3;
+      continue;
+    }
+    // Calls.
+    const into = collector();
+    if (into === undefined) continue;
+    const call = callAt(t, i, selfType(), aliases);
+    // Note: each callee once per function (the index asks who calls whom, not how often).
+    if (call !== null && !into.calls!.includes(call)) into.calls!.push(call);
+  }
+  // Note: a function whose body never closes ends the file.
+  while (pending.length > 0) {
+    const p = pending.pop()!;
+    functions.push({ ...p.fn, endLine: lineOf(text.length), calls: p.calls });
+  }
+  functions.sort((a, b) => a.line - b.line || a.endLine - b.endLine);
+  return { functions, macros, uses, reexports, modules, types };
+}
+
+/** The index of each delimiter's partner (unclosed ones: the last token). */
+function matching(t: readonly Token[]): Int32Array {
+  const pair = new Int32Array(t.length).fill(t.length - 1);
+  const open: number[] = [];
+  for (let i = 0; i < t.length; i++) {
+    if (t[i]!.kind === "open") open.push(i);
+    else if (t[i]!.kind === "close" && open.length > 0) {
+      const o = open.pop()!;
+      pair[o] = i;
+      pair[i] = o;
+    }
+  }
+  return pair;
+}
+
+/** Offsets to 1-based lines, for offsets asked in increasing order mostly (a scan from the last answer). */
+function lineCounter(text: string): (at: number) => number {
+  const starts = [0];
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+  return (at) => {
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (starts[mid]! <= at) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+}
+
+/** The lines from the one holding `start` to the one holding `end`, as written. */
+function bodyLines(text: string, start: number, end: number): string {
+  const from = text.lastIndexOf("\n", start) + 1;
+  const to = text.indexOf("\n", end);
+  return text.slice(from, to < 0 ? text.length : to);
+}
+
+/** Where the `(` of a generic function's parameters is (`fn f<T>(…)`), -1 when not found. */
+function findParams(t: readonly Token[], pair: Int32Array, from: number): number {
+  let depth = 0;
+  for (let j = from; j < t.length; j++) {
+    const x = t[j]!.text;
+    if (x === "<" || x === "<<") depth += x.length;
+    else if (x === ">" || x === ">>") depth -= x.length;
+    else if (x === "->") continue;
+    if (t[j]!.kind === "open" && x !== "(") j = pair[j]!;
+    else if (x === "(" && depth <= 0) return j;
+    if (x === "{" || x === ";") return -1;
+  }
+  return -1;
+}
+
+/** True when the parameter list opening at `open` starts with `self` (`self`, `&self`, `&'a mut self`, `mut self`, `self: …`). */
+function takesSelf(t: readonly Token[], open: number): boolean {
+  for (let j = open + 1; j < open + 5 && j < t.length; j++) {
+    const x = t[j]!;
+    if (x.text === "self") return true;
+    if (x.text === "&" || x.text === "mut" || x.kind === "lifetime") continue;
+    return false;
+  }
+  return false;
+}
+
+/** What precedes an item's keyword: its visibility, its outer attributes (test-ness, `should_panic`) and its doc comment. */
+function itemHead(text: string, t: readonly Token[], pair: Int32Array, at: number): { visibility: string | null; test: boolean; expected?: string; doc?: DocFact } {
+  let j = at - 1;
+  let visibility: string | null = null;
+  while (j >= 0) {
+    const x = t[j]!;
+    if (x.kind === "ident" && MODIFIERS.has(x.text)) j--;
+    else if (x.kind === "string" && t[j - 1]?.text === "extern") j--;
+    else break;
+  }
+  if (j >= 0 && t[j]!.text === ")" && t[pair[j]! - 1]?.text === "pub") {
+    visibility = text.slice(t[pair[j]! - 1]!.start, t[j]!.end).replace(/\s+/g, "");
+    j = pair[j]! - 2;
+  } else if (j >= 0 && t[j]!.text === "pub") {
+    visibility = "pub";
+    j--;
+  }
+  let test = false;
+  let expected: string | undefined;
+  const docs: string[] = [];
+  let end = j + 1 < t.length ? t[j + 1]!.start : text.length;
+  // Outer attributes, last first; the doc comment lines in the trivia between them.
+  for (;;) {
+    const gapStart = j >= 0 ? t[j]!.end : 0;
+    docs.unshift(docLines(text.slice(gapStart, end)));
+    if (j < 1 || t[j]!.text !== "]" || t[pair[j]! - 1]?.text !== "#") break;
+    const open = pair[j]!;
+    const name = t[open + 1]?.text ?? "";
+    const attribute = text.slice(t[open - 1]!.start, t[j]!.end);
+    if (name === "should_panic") {
+      test = true;
+      const literal = t.slice(open + 2, j).find((x) => x.kind === "string");
+      expected = literal === undefined ? "" : (decodeStringLiteral(literal.text) ?? "");
+    } else if (TEST_MARKS.has(t[j - 1]?.text ?? "") && (t[j - 2]?.text === "[" || t[j - 2]?.text === "::") || isTestAttribute(attribute, false)) test = true;
+    end = t[open - 1]!.start;
+    j = open - 2;
+  }
+  const doc = parseDoc(docs.filter((d) => d !== "").join("\n"));
+  return { visibility, test, ...(expected === undefined ? {} : { expected }), ...(doc === null ? {} : { doc }) };
+}
+
+/** The last word of an attribute that marks a test function (`#[test]`, `#[tokio::test]`, `#[rstest]`). */
+const TEST_MARKS = new Set(["test", "rstest", "wasm_bindgen_test", "test_case"]);
+
+/** The `///` lines of a stretch of trivia, the markers and one space taken off. */
+function docLines(trivia: string): string {
+  const out: string[] = [];
+  for (const line of trivia.split("\n")) {
+    const m = /^\s*\/\/\/(?!\/)\s?(.*)$/.exec(line);
+    if (m) out.push(m[1]!.trimEnd());
+  }
+  return out.join("\n");
+}
+
+/** A doc comment's first paragraph and `# Panics` section; null for an empty one. */
+export function parseDoc(doc: string): DocFact | null {
+  if (doc.trim() === "") return null;
+  const lines = doc.split("\n");
+  const summary: string[] = [];
+  for (const line of lines) {
+    if (line.trim() === "" || line.startsWith("#")) {
+      if (summary.length > 0) break;
+      continue;
+    }
+    summary.push(line.trim());
+  }
+  const at = lines.findIndex((l) => /^#+\s*Panics\s*$/i.test(l.trim()));
+  let panics: string | null = null;
+  if (at >= 0) {
+    // Note: the section's prose only, up to the next heading or code block (a doc test is kept as `example`).
+    const section: string[] = [];
+    for (const line of lines.slice(at + 1)) {
+      if (/^#+\s/.test(line.trim()) || line.trim().startsWith("```")) break;
+      section.push(line);
+    }
+    panics = section.join("\n").trim() || null;
+  }
+  const fence = doc.match(/^```[^\n]*\bshould_panic\b[^\n]*\n([\s\S]*?)^```/m);
+  return { summary: summary.join(" "), panics, ...(fence === null ? {} : { example: fence[1]!.replace(/\n$/, "") }) };
+}
+
+/** The trait of an `impl Trait for Type` header (its last path segment, without generics), or null. */
+function implTrait(header: string): string | null {
+  const head = /^impl\s*(?:<(?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*>)?([^{]*)/.exec(header)?.[1]?.replace(/\bwhere\b[\s\S]*$/, "") ?? "";
+  const m = /^\s*!?\s*((?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*)\s*(?:<(?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*>)?\s+for\s/.exec(head);
+  return m === null ? null : m[1]!.split("::").at(-1)!.trim();
+}
+
+/** The `[alias, path]` pairs a `use` tree's tokens declare (`a::{b, c as d, e::*}`). */
+function usePaths(tokens: readonly Token[]): [string, string][] {
+  const out: [string, string][] = [];
+  const walk = (from: number, to: number, prefix: string) => {
+    let seg: string[] = [];
+    for (let k = from; k < to; k++) {
+      const x = tokens[k]!;
+      if (x.text === "{") {
+        let depth = 1;
+        let e = k + 1;
+        let start = k + 1;
+        for (; e < to && depth > 0; e++) {
+          if (tokens[e]!.text === "{") depth++;
+          else if (tokens[e]!.text === "}") depth--;
+          if ((depth === 1 && tokens[e]!.text === ",") || depth === 0) {
+            walk(start, e, join(prefix, seg.join("::")));
+            start = e + 1;
+          }
+        }
+        k = e - 1;
+        seg = [];
+      } else if (x.text === "as" && tokens[k + 1] !== undefined) {
+        out.push([tokens[k + 1]!.text, join(prefix, seg.join("::"))]);
+        seg = [];
+        k++;
+      } else if (x.text === "*") {
+        out.push(["*", join(prefix, seg.join("::"))]);
+        seg = [];
+      } else if (x.kind === "ident") seg.push(x.text);
+      else if (x.text === ",") {
+        if (seg.length > 0) out.push([seg.at(-1)!, join(prefix, seg.join("::"))]);
+        seg = [];
+      }
+    }
+    if (seg.length > 0) out.push([seg.at(-1)!, join(prefix, seg.join("::"))]);
+  };
+  walk(0, tokens.length, "");
+  return out.map(([alias, path]) => [alias === "self" ? path.split("::").at(-1)! : alias, path.replace(/::self$/, "")]);
+}
+
+function join(a: string, b: string): string {
+  return a === "" ? b : b === "" ? a : `${a}::${b}`;
+}
+
+/** The call whose name is the identifier at `i`, as a `CallFact` key; null when it is none. */
+function callAt(t: readonly Token[], i: number, self: string | null, aliases: ReadonlyMap<string, string>): string | null {
+  const name = t[i]!.text;
+  let after = i + 1;
+  // A turbofish: `f::<T>(`.
+  if (t[after]?.text === "::" && t[after + 1]?.text === "<") after = skipAngles(t, after + 1);
+  const next = t[after];
+  if (next === undefined) return null;
+  if (next.text === "!" && t[after + 1]?.kind === "open" && t[i - 1]?.text !== "::" && name !== "macro_rules") return `${name}!`;
+  if (next.text !== "(" || KEYWORDS.has(name) && name !== "self" && name !== "Self") return null;
+  if (name === "self" || name === "Self") return null;
+  const prev = t[i - 1];
+  if (prev?.text === "fn") return null;
+  if (prev?.text === ".") return t[i - 2]?.text === "self" && t[i - 3]?.text !== "." ? `self.${name}` : `.${name}`;
+  if (prev?.text !== "::") {
+    // Note: an upper-case name called alone is a tuple struct's or variant's constructor.
+    if (/^[A-Z]/.test(name)) return null;
+    return name;
+  }
+  // A path: the segment before the last `::` (generics and `<T as Trait>` read through).
+  let k = i - 2;
+  let qualifier: string | null = null;
+  if (t[k]?.text === ">" || t[k]?.text === ">>") {
+    let depth = 0;
+    let as: string | null = null;
+    for (; k >= 0; k--) {
+      const x = t[k]!.text;
+      if (x === ">" || x === ">>") depth += x.length;
+      else if (x === "<" || x === "<<") depth -= x.length;
+      if (depth === 1 && x === "as" && t[k + 1]?.kind === "ident") as = lastSegment(t, k + 1);
+      if (depth <= 0) break;
+    }
+    if (as !== null) qualifier = as;
+    else if (t[k - 1]?.kind === "ident") qualifier = t[k - 1]!.text;
+    else if (t[k - 1]?.text === "::" && t[k - 2]?.kind === "ident") qualifier = t[k - 2]!.text;
+  } else if (t[k]?.kind === "ident") qualifier = t[k]!.text;
+  if (qualifier === null) return name;
+  if (qualifier === "Self") qualifier = self ?? "Self";
+  else if (qualifier === "self" || qualifier === "super" || qualifier === "crate") return name;
+  else qualifier = aliases.get(qualifier)?.split("::").at(-1) ?? qualifier;
+  return `${qualifier}::${name}`;
+}
+
+/** The last segment of a path starting at `k` (`a::b::C<…>` → `C`). */
+function lastSegment(t: readonly Token[], k: number): string {
+  let last = t[k]!.text;
+  while (t[k + 1]?.text === "::" && t[k + 2]?.kind === "ident") {
+    k += 2;
+    last = t[k]!.text;
+  }
+  return last;
+}
+
+/** The index just past the angle brackets opening at `open`. */
+function skipAngles(t: readonly Token[], open: number): number {
+  let depth = 0;
+  for (let k = open; k < t.length; k++) {
+    const x = t[k]!.text;
+    if (x === "<" || x === "<<") depth += x.length;
+    else if (x === ">" || x === ">>") depth -= x.length;
+    if (depth <= 0) return k + 1;
+    if (x === ";" || x === "{") return k;
+  }
+  return t.length;
+}

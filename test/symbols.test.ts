@@ -1,0 +1,137 @@
+/**
+ * The symbol index, its entry points, the docs' words and the reproductions, on a small crate
+ * written for them (fixtures/symbols/tree, whose tests `cargo test` passes): a public method that
+ * calls a private check through a `macro_rules!` macro, a public method that reaches a
+ * `pub(crate)` check through a private helper, a `pub(crate)` function and method that must not
+ * be entry points, a `pub fn` of a private type (neither), a function re-exported from a private module that reaches its panic through a
+ * macro, `# Panics` sections, a doc test and two `#[should_panic]` tests. Expectations by hand.
+ */
+import assert from "node:assert/strict";
+import { before, describe, it } from "node:test";
+import { run } from "../pipeline/run.js";
+import type { Envelope } from "../pipeline/schema-types.generated.js";
+import { indexFile, parseDoc } from "../pipeline/symbols/file.js";
+import { readVersion } from "../pipeline/write.js";
+import { writeConfig } from "./helpers/config.js";
+import { fixture, makeRepo } from "./helpers/git.js";
+
+const NOW = new Date("2026-01-02T03:04:05.000Z");
+
+describe("indexFile", () => {
+  it("reads owners, visibility, receivers, docs and calls, macro arguments included", () => {
+    const text = [
+      "use crate::check::{Check as C, narrow};",
+      "pub struct T;",
+      "impl T {",
+      "    /// Narrows.",
+      "    ///",
+      "    /// # Panics",
+      "    /// If out of range.",
+      "    #[inline]",
+      "    pub fn narrow(&self, n: usize) {",
+      "        check!(C::narrow(n));",
+      "        self.go();",
+      "        Self::make();",
+      "        narrow(n);",
+      "    }",
+      "    pub(crate) fn go(&self) {}",
+      "}",
+      "impl Display for T {",
+      "    fn fmt(&self, f: &mut Formatter) -> Result { x.fmt(f) }",
+      "}",
+      "trait Shape {",
+      "    fn dims(&self) -> usize { 0 }",
+      "}",
+    ].join("\n");
+    const s = indexFile(text);
+    const fns = s.functions.map((f) => [f.name, f.owner, f.trait, f.visibility, f.receiver, f.line, f.endLine]);
+    assert.deepEqual(fns, [
+      ["narrow", "T", null, "pub", true, 9, 14],
+      ["go", "T", null, "pub(crate)", true, 15, 15],
+      ["fmt", "T", "Display", null, true, 18, 18],
+      ["dims", "Shape", "Shape", null, true, 21, 21],
+    ]);
+    const narrow = s.functions[0]!;
+    assert.deepEqual(narrow.doc, { summary: "Narrows.", panics: "If out of range." });
+    assert.deepEqual(narrow.calls, ["check!", "Check::narrow", "self.go", "T::make", "narrow"]);
+    assert.deepEqual(s.uses, [["C", "crate::check::Check"], ["narrow", "crate::check::narrow"]]);
+    assert.deepEqual(s.types, [["T", true]]);
+  });
+
+  it("reads should_panic tests, macro bodies' calls and module declarations", () => {
+    const text = [
+      "pub mod api;",
+      "mod private;",
+      "#[cfg(test)]",
+      "mod tests;",
+      "pub use private::f;",
+      "macro_rules! go { ($x:expr) => { inner($x) }; }",
+      "#[test]",
+      '#[should_panic(expected = "too \\"big\\"")]',
+      "fn big() { go!(1); }",
+    ].join("\n");
+    const s = indexFile(text);
+    assert.deepEqual(s.modules, [["api", true], ["private", false]]);
+    assert.deepEqual(s.reexports, ["private::f"]);
+    assert.deepEqual(s.macros, [{ name: "go", line: 6, calls: ["inner"] }]);
+    const big = s.functions[0]!;
+    assert.equal(big.test, true);
+    assert.equal(big.expected, 'too "big"');
+    assert.equal(big.body, "fn big() { go!(1); }");
+  });
+
+  it("takes a doc comment's first paragraph and its # Panics section up to the next heading", () => {
+    assert.deepEqual(parseDoc("Sums.\nTwo lines.\n\nMore.\n\n# Panics\n\n- If empty.\n\n# Examples\n\n```should_panic\nsum(&[]);\n```"), {
+      summary: "Sums. Two lines.",
+      panics: "- If empty.",
+      example: "sum(&[]);",
+    });
+  });
+});
+
+describe("entry points, docs and reproductions of a fixture crate", () => {
+  let envelopes: Envelope[];
+  const byMessage = (m: string) => {
+    const e = envelopes.find((x) => x.record.errorMessage.startsWith(m));
+    assert.ok(e, `a record of ${m}`);
+    return e;
+  };
+  before(async () => {
+    const repo = makeRepo([fixture("symbols", "tree")]);
+    const config = writeConfig(repo.dir, repo.shas[0]!, { targets: [{ repo: "example/mini", url: repo.dir, sha: repo.shas[0]! }] });
+    const result = await run({ configPath: config, now: () => NOW });
+    envelopes = [...(await readVersion(result.dir)).envelopes];
+  });
+
+  it("reaches a pub(crate) check through a private helper from the public method only", () => {
+    const e = byMessage("rank must be positive");
+    assert.deepEqual(e.facts!.entryPoints, [{ symbol: "Tensor::reshape", path: "crates/mini/src/api.rs", line: 29, via: ["Tensor::reshape", "helper", "Check::rank"], confidence: "resolved" }]);
+    assert.deepEqual(e.facts!.docs, [
+      { symbol: "Check::rank", of: "function", summary: "Checks a rank.", panics: null },
+      { symbol: "Tensor::reshape", of: "entry-point", summary: "Reshapes the tensor to `rank` dimensions.", panics: null },
+    ]);
+    assert.match(e.record.documentation ?? "", /The docs of `Check::rank` say: “Checks a rank\.”( |$)/);
+    assert.match(e.record.triggerScenarios ?? "", /The repository's `#\[should_panic\]` test `reshape_to_zero` \(`crates\/mini\/src\/api\.rs:54`\) reaches this site through the calls above and expects a message its pattern accepts\./);
+    assert.match(e.record.triggerScenarios ?? "", /Users reach it through `Tensor::reshape` \(`Tensor::reshape → helper → Check::rank`/);
+    assert.doesNotMatch(JSON.stringify(e.facts), /crate_only|internal/);
+    const [first, ...rest] = e.reproductions!;
+    assert.deepEqual({ ...first, permalink: undefined }, { path: "crates/mini/src/api.rs", line: 54, name: "reshape_to_zero", permalink: undefined, expected: "rank must be positive", how: "should-panic-reached", via: ["reshape_to_zero", "Tensor::reshape", "helper", "Check::rank"] });
+    assert.match(first!.permalink, /\/blob\/[0-9a-f]{40}\/crates\/mini\/src\/api\.rs#L54$/);
+    assert.deepEqual(rest, []);
+    assert.match(e.record.exampleFix ?? "", /^\/\/ before: the repository's test `reshape_to_zero`[^\n]*\nfn reshape_to_zero\(\) \{\n    let tensor = Tensor::new\(3\);\n    tensor\.reshape\(0\);\n\}/);
+  });
+
+  it("counts a call in a macro's body for the macro's invocations, and quotes the entry point's # Panics", () => {
+    const e = byMessage("check failed: ");
+    assert.deepEqual(e.facts!.entryPoints, [{ symbol: "Tensor::narrow", path: "crates/mini/src/api.rs", line: 18, via: ["Tensor::narrow", "check!"], confidence: "resolved" }]);
+    assert.deepEqual(e.facts!.docs?.map((d) => [d.symbol, d.of, d.panics]), [["Tensor::narrow", "entry-point", "If `at` is past the end of the tensor."]]);
+    assert.match(e.record.triggerScenarios ?? "", /The docs of `Tensor::narrow` say under “# Panics”: “If `at` is past the end of the tensor\.”/);
+    assert.deepEqual(e.reproductions?.map((r) => [r.name, r.how, r.line]), [["Tensor::narrow", "doc-test", 18]]);
+  });
+
+  it("reaches a function re-exported from a private module, through a macro, and links the test that calls it by the crate's path", () => {
+    const e = byMessage("heads must be even");
+    assert.deepEqual(e.facts!.entryPoints, [{ symbol: "attention", path: "crates/mini/src/kernels.rs", line: 8, via: ["attention", "dispatch!", "attention_impl"], confidence: "resolved" }]);
+    assert.deepEqual(e.reproductions?.map((r) => [r.path, r.name, r.how, r.via]), [["crates/mini/tests/attention.rs", "odd_heads", "should-panic-reached", ["odd_heads", "attention", "dispatch!", "attention_impl"]]]);
+  });
+});
