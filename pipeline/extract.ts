@@ -15,7 +15,7 @@ import { callersOf, forgetIndexedWords, siteFacts } from "./analyze/facts.js";
 import { recordKey } from "./build.js";
 import { chain, type Hit, type Item, type Layout, layoutOf, ownerAt, type Spot } from "./layout.js";
 import { contextOfPath, isTestAttribute, MACRO_RULES, METHOD_RULES, type Rule, STD_PATHS, TEST_WORDS } from "./rust/index.js";
-import { isReturnedName, mayBeSite, RETURNED_CANDIDATE, returnedHit, returnedReader } from "./sources/returned.js";
+import { isReturnedName, mayBeSite, returnedHits, returnedReader } from "./sources/returned.js";
 import { codeAt, isAsciiWord, isSpace, readDelimited, skipTrivia, splitArgs, tokenize, type Token } from "./tokens.js";
 import { type FlatTree, type ParseTree, parseTree, type Range } from "./parse.js";
 import { parseNow } from "./parse-binding.js";
@@ -32,27 +32,31 @@ export { isTestAttribute } from "./rust/index.js";
 export const EXTRACTOR_VERSION = 17;
 
 const MACRO_NAMES = [...MACRO_RULES.keys()].sort((a, b) => b.length - a.length);
-const CANDIDATE = new RegExp(`\\b(${MACRO_NAMES.join("|")})\\s*!|\\.\\s*(${[...METHOD_RULES.keys()].join("|")})\\s*\\(|${RETURNED_CANDIDATE}`, "dg");
+const CANDIDATE = new RegExp(`\\b(${MACRO_NAMES.join("|")})\\s*!|\\.\\s*(${[...METHOD_RULES.keys()].join("|")})\\s*\\(`, "dg");
 
 /** Nodes whose text is never code. */
 const NOT_CODE = new Set(["line_comment", "block_comment", "doc_comment", "string_literal", "raw_string_literal", "string_content", "char_literal", "escape_sequence"]);
 
 /** Where the text scan finds candidates (of panics, and of returned errors: sources/returned.ts), in order: a text without any needs no parse. */
 export function candidateHits(text: string): Hit[] {
-  const hits: Hit[] = [];
-  let display: boolean | undefined;
-  const namesDisplay = () => (display ??= text.includes("Display"));
+  const panics: Hit[] = [];
   CANDIDATE.lastIndex = 0;
   for (let m = CANDIDATE.exec(text); m !== null; m = CANDIDATE.exec(text)) {
-    if (m[1] === undefined && m[2] === undefined) {
-      const hit = returnedHit(m, 3);
-      if (mayBeSite(text, hit, namesDisplay)) hits.push(hit);
-      continue;
-    }
     const macro = m[1] !== undefined;
-    hits.push({ at: m.indices![macro ? 1 : 2]![0], name: (macro ? m[1] : m[2])!, macro });
+    panics.push({ at: m.indices![macro ? 1 : 2]![0], name: (macro ? m[1] : m[2])!, macro });
   }
-  return hits;
+  let display: boolean | undefined;
+  const namesDisplay = () => (display ??= text.includes("Display"));
+  const returned = returnedHits(text).filter((hit) => mayBeSite(text, hit, namesDisplay));
+  if (returned.length === 0) return panics;
+  // Note: the two lists are each in order, and never share an offset.
+  const hits: Hit[] = [];
+  let r = 0;
+  for (const hit of panics) {
+    while (r < returned.length && returned[r]!.at < hit.at) hits.push(returned[r++]!);
+    hits.push(hit);
+  }
+  return hits.concat(returned.slice(r));
 }
 
 /** What extraction reads with tree-sitter. */

@@ -510,9 +510,20 @@ function literalAt(pattern: string, i: number): { text: string; end: number } | 
  * so the same pattern. `["internal error: entered unreachable code: State ",0," cannot follow"]`.
  */
 export function messageKey(parts: readonly MessagePart[]): string {
+  const known = keys.get(parts);
+  if (known !== undefined) return known;
   const encode = (ps: readonly MessagePart[]): unknown[] => ps.map((p) => ("lit" in p ? p.lit : "wild" in p ? 0 : "gap" in p ? 1 : encode(p.optional)));
-  return JSON.stringify(encode(normalizeParts(parts)));
+  const key = JSON.stringify(encode(normalizeParts(parts)));
+  keys.set(parts, key);
+  return key;
 }
+
+/**
+ * The keys of the parts lists asked for so far.
+ * Note: a site's parts are asked for its key by every stage that groups or counts it (several
+ *   times a site); parts are never mutated, so the list itself keys its answer.
+ */
+const keys = new WeakMap<readonly MessagePart[], string>();
 
 /**
  * Returns how specific a message is: the number of literal characters (code points) in its

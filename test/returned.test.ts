@@ -22,11 +22,12 @@ import { analyzeEnvelopes } from "../pipeline/analyze/index.js";
 import { buildEnvelopes, groupSites } from "../pipeline/build.js";
 import { extractFile } from "../pipeline/extract.js";
 import type { Envelope } from "../pipeline/schema-types.generated.js";
-import { errorTypeOf, mayBeSite } from "../pipeline/sources/returned.js";
+import { errorTypeOf, mayBeSite, RETURNED_CANDIDATE, returnedHits } from "../pipeline/sources/returned.js";
 import type { MessagePart, Site, SiteKind } from "../pipeline/types.js";
 import { validate } from "../pipeline/validate.js";
 import { fixture } from "./helpers/git.js";
 import { compileCases, findRustc } from "./helpers/rustc.js";
+import { rustFixtures } from "./helpers/rust.js";
 
 const NOW = "2026-01-01T00:00:00.000Z";
 
@@ -149,6 +150,45 @@ function undebug(quoted: string): string | null {
   const escapes: Record<string, string> = { n: "\n", t: "\t", r: "\r", "0": "\0", "\\": "\\", '"': '"', "'": "'" };
   return quoted.slice(1, -1).replace(/\\(?:u\{([0-9a-f]+)\}|(.))/g, (_, hex: string | undefined, c: string) => (hex !== undefined ? String.fromCodePoint(parseInt(hex, 16)) : escapes[c]!));
 }
+
+describe("returned errors: the candidate scan", () => {
+  /** The candidates as the regex they are specified by finds them: [offset, name, macro]. */
+  const byRegex = (text: string) =>
+    [...text.matchAll(new RegExp(RETURNED_CANDIDATE, "dg"))].map((m) => {
+      const k = [1, 2, 3, 4].find((g) => m[g] !== undefined)!;
+      return [m.indices![k]![0], m[k], k === 4];
+    });
+  const byScan = (text: string) => returnedHits(text).map((h) => [h.at, h.name, h.macro]);
+
+  it("finds what RETURNED_CANDIDATE matches, at the same offsets, in hand-written texts", () => {
+    const texts = [
+      "#[error(\"a\")] # [ error (\"b\")] #[ error\n(\"c\")] #[errors(\"d\")] [error(\"e\")]",
+      "Err(x) Err (y) xErr(z) _Err(w) Error(v) ErrErr(u) Err\u3000(t)",
+      "a.ok_or(1) b . ok_or_else(|| 2) c.ok_orx(3) d.\u00a0map_err\u2028(e) f.map_err (g) ok_or(h)",
+      "f.write_str(\"x\") g. write_fmt (h) write!(f) writeln\t!(f) write_str!(f) xwrite!(f) writeln(f) write ! (f)",
+    ];
+    const expected = [
+      [[2, "error", false], [18, "error", false], [34, "error", false]],
+      [[0, "Err", false], [7, "Err", false], [50, "Err", false]],
+      [[2, "ok_or", false], [15, "ok_or_else", false], [47, "map_err", false], [61, "map_err", false]],
+      [[2, "write_str", false], [20, "write_fmt", false], [34, "write", true], [44, "writeln", true], [93, "write", true]],
+    ];
+    texts.forEach((text, k) => {
+      assert.deepEqual(byScan(text), expected[k], text);
+      assert.deepEqual(byRegex(text), expected[k], text);
+    });
+  });
+
+  it("finds what RETURNED_CANDIDATE matches in every Rust fixture", () => {
+    let found = 0;
+    for (const file of rustFixtures()) {
+      const text = readFileSync(file, "utf8");
+      assert.deepEqual(byScan(text), byRegex(text), file);
+      found += byScan(text).length;
+    }
+    assert.ok(found > 50, `${found} candidates compared`);
+  });
+});
 
 describe("returned errors: runtime proof (rustc)", { timeout: 120_000 }, () => {
   const source = fixture("runtime", "returned.rs");
