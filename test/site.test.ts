@@ -175,6 +175,13 @@ describe("the site in a browser", { skip: missing ?? false }, () => {
     const source = execFileSync("git", ["-C", repo.dir, "show", `${SHA2}:src/lib.rs`], { encoding: "utf8" }).split("\n");
     const excerpt = (await page.locator(".excerpt .line").allTextContents()).join("\n");
     assert.equal(excerpt, source.slice(11, 18).join("\n"));
+    // The public method a user calls, and the repository's test that panics with the message, each linked at the commit.
+    const entry = page.locator("ul.entry-points li a");
+    assert.deepEqual(await entry.allTextContents(), ["Shape::dim"]);
+    assert.equal(await entry.getAttribute("href"), `https://github.com/example/shapes/blob/${SHA2}/src/lib.rs#L13`);
+    const test = page.locator("ul.reproductions li");
+    assert.match((await test.textContent())!, /^dim_past_the_rank src\/lib\.rs:\d+, a should_panic test that reaches the site, expects is out of bounds for a shape of rank$/);
+    assert.equal(await test.locator("a").getAttribute("href"), `https://github.com/example/shapes/blob/${SHA2}/src/lib.rs#L${source.findIndex((l) => l.includes("fn dim_past_the_rank")) + 1}`);
     // The footer's JSON link opens the envelope.
     await page.getByRole("link", { name: /^api\/errors\/[0-9a-f]{16}\.json$/ }).click();
     const envelope = JSON.parse((await page.locator("body").textContent())!) as { record: { errorMessage: string; lineNumber: number } };

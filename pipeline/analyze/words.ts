@@ -49,7 +49,7 @@ function entryPhrase(e: EntryPoint): string {
   return `${code(e.symbol)} (${code(e.via.join(" → "))}, ${HOW_SURE[e.confidence]})`;
 }
 
-/** `fields` with the docs' words, the entry points and the reproductions added to its prose, and an example fix from a test where it had none. */
+/** `fields` with the docs' words, the entry points and the reproductions added to its prose, and an example fix from a test when one panics with the message. */
 export function withOwnWords<F extends Prose>(fields: F, facts: RecordFacts, own: OwnWords | undefined): F {
   const docs = facts.docs ?? [];
   const entries = facts.entryPoints ?? [];
@@ -74,7 +74,8 @@ export function withOwnWords<F extends Prose>(fields: F, facts: RecordFacts, own
   if (reaching.length > 0) trigger.push(`The repository's \`#[should_panic]\` ${reaching.length === 1 ? "test" : "tests"} ${listed(reaching)} ${reaching.length === 1 ? "reaches" : "reach"} this site through the calls above${reaching.some((r) => r.expected !== null) ? ` and ${reaching.length === 1 ? "expects" : "expect"} a message its pattern accepts` : ""}.`);
   if (expecting.length > 0) trigger.push(`The repository's \`#[should_panic]\` ${expecting.length === 1 ? "test" : "tests"} ${listed(expecting)} ${expecting.length === 1 ? "expects" : "expect"} a message its pattern accepts.`);
   const example = own?.example ?? null;
-  const exampleFix = fields.exampleFix ?? (example === null ? null : exampleOf(example, docs.find((d) => d.panics !== null) ?? null));
+  // Note: a repository's own test that panics with the message shows the failing call as the code shows it: it is the "before" whenever there is one.
+  const exampleFix = example === null ? fields.exampleFix : exampleOf(example, docs.find((d) => d.panics !== null) ?? null);
   return { ...fields, documentation: documentation.join(" "), triggerScenarios: trigger.join(" "), exampleFix };
 }
 
