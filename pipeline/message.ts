@@ -557,6 +557,16 @@ export function isDistinctive(parts: readonly MessagePart[]): boolean {
   return false;
 }
 
+/**
+ * The text of runtime parts as a reader sees a format string: literals as they are, each hole
+ * `{}`, each gap `…`; an optional tail (`expect`'s `: <Debug>`) left out. So a wrapper's call
+ * `check(x, "mask")` whose wrapper panics with `"attention: {name} must be 4D, got {}D"` reads
+ * `attention: mask must be 4D, got {}D`.
+ */
+export function shownText(parts: readonly MessagePart[]): string {
+  return parts.map((p) => ("lit" in p ? p.lit : "wild" in p ? "{}" : "gap" in p ? "…" : "")).join("");
+}
+
 /** The most characters the message part of a slug may have. */
 const MAX_SLUG_TEXT = 60;
 

@@ -83,9 +83,9 @@ const WANT: Readonly<Record<string, Want>> = {
   reshape: { kind: "declared-call", file: CHECK, at: `TensorError::new(format!("Cannot reshape`, message: "Cannot reshape {from} elements into {to}", source: declared("reshape", "Reshape") },
   stride: { kind: "wrapper-call", file: LAYERS, at: `"stride must be non-zero"`, message: "stride must be non-zero", source: wrapper("check_nonzero") },
   groups: { kind: "wrapper-call", file: LAYERS, at: `"groups must be non-zero"`, message: "groups must be non-zero", source: wrapper("check_nonzero") },
-  kernel: { kind: "wrapper-call", file: LAYERS, at: `positive("kernel size"`, message: "kernel size", source: wrapper("positive") },
-  hop: { kind: "wrapper-call", file: LAYERS, at: `window.validate("frames")`, message: "frames", holds: "hop must be at least 1", source: wrapper("validate") },
-  hopSize: { kind: "wrapper-call", file: LAYERS, at: `window.validate("frames")`, message: "frames", holds: "must not exceed the size", source: wrapper("validate") },
+  kernel: { kind: "wrapper-call", file: LAYERS, at: `positive("kernel size"`, message: "kernel size must be positive, got {}", source: wrapper("positive") },
+  hop: { kind: "wrapper-call", file: LAYERS, at: `window.validate("frames")`, message: "frames: hop must be at least 1", holds: "hop must be at least 1", source: wrapper("validate") },
+  hopSize: { kind: "wrapper-call", file: LAYERS, at: `window.validate("frames")`, message: "frames: hop ({}) must not exceed the size ({})", holds: "must not exceed the size", source: wrapper("validate") },
   positive: { kind: "assert", file: OPS, at: `"{what} must be positive`, message: "{what} must be positive, got {value}" },
   atLeast: { kind: "assert", file: OPS, at: `"{op}: hop must be at least 1"`, message: "{op}: hop must be at least 1" },
   notExceed: { kind: "assert", file: OPS, at: `"{}: hop ({}) must not exceed`, message: "{}: hop ({}) must not exceed the size ({})" },
@@ -257,7 +257,8 @@ describe("message sources after a wrapper changes", () => {
       const result = await run({ configPath: config, now: () => NOW });
       const { envelopes, manifest } = (await readVersion(result.dir)) as { envelopes: Envelope[]; manifest: Manifest };
       assert.notEqual(manifest.carry?.mode, "whole");
-      const stride = envelopes.filter((e) => e.record.errorMessage === "stride must be non-zero");
+      // The record is named by the text the wrapper now prints around the caller's literal.
+      const stride = envelopes.filter((e) => e.record.errorMessage === "stride must be non-zero (it was zero)");
       assert.equal(stride.length, 1);
       assert.equal(stride[0]!.record.filePath, LAYERS, "still at the caller's literal");
       assert.match("stride must be non-zero (it was zero)", new RegExp(stride[0]!.record.messagePattern));
@@ -402,14 +403,14 @@ describe("wrappers", () => {
     assert.deepEqual(
       sites.map((s) => [s.kind, s.message, s.source?.name]),
       [
-        ["wrapper-call", "one", "fail"],
-        ["wrapper-call", "two", "fail"],
-        ["wrapper-call", "four", "from"],
+        ["wrapper-call", "failed: one", "fail"],
+        ["wrapper-call", "failed: two", "fail"],
+        ["wrapper-call", "bad code four", "from"],
       ],
     );
     // Another crate calls it when it names the crate.
     const other = 'use a::fail;\nfn h() { fail("six"); }';
-    assert.deepEqual(sources.sitesIn("crates/b/src/lib.rs", other, messageCalls(other)).map((s) => s.message), ["six"]);
+    assert.deepEqual(sources.sitesIn("crates/b/src/lib.rs", other, messageCalls(other)).map((s) => s.message), ["failed: six"]);
     const unrelated = '// not from crate a\nfn h() { fail("seven"); }';
     assert.deepEqual(sources.sitesIn("crates/b/src/lib.rs", unrelated, messageCalls(unrelated)), []);
   });

@@ -243,10 +243,15 @@ function backgroundOf(kind: SiteKind, strategy: Strategy, framing: Framing, fact
 function callOf(fn: FunctionFact, args: (p: ParamFact, i: number) => string = argName): string {
   const list = fn.params.map(args).join(", ");
   if (fn.receiver !== null) return `value.${fn.name}(${list})`;
-  if (fn.implTrait !== null && fn.implType !== null) return `<${fn.implType} as ${fn.implTrait}>::${fn.name}(${list})`;
+  if (fn.implTrait !== null && fn.implType !== null) return `<${fn.implType} as ${traitOf(fn)}>::${fn.name}(${list})`;
   if (fn.implType !== null) return /</.test(fn.implType) ? `<${fn.implType}>::${fn.name}(${list})` : `${fn.implType}::${fn.name}(${list})`;
   if (fn.traitName !== null) return `<T as ${fn.traitName}>::${fn.name}(${list})`;
   return `${fn.name}(${list})`;
+}
+
+/** The trait an impl implements, as code outside the impl names it: `Self` in its arguments is the impl's type (`QTensorOps<Self>` of `impl QTensorOps<Self> for B` is `QTensorOps<B>`). */
+function traitOf(fn: FunctionFact): string {
+  return fn.implType === null ? (fn.implTrait ?? "") : (fn.implTrait ?? "").replace(/\bSelf\b/g, fn.implType);
 }
 
 function argName(p: ParamFact, i: number): string {
@@ -355,7 +360,7 @@ function otherSitesSentence(facts: RecordFacts): string | null {
   const shown = others.slice(0, 6).map((o) => {
     const framing = o.conditions === undefined ? null : frameOf(o.kind, "", { ...EMPTY_FACTS, conditions: o.conditions });
     const when = framing === null || framing.deciding.length === 0 ? "" : ` when ${framing.deciding.map(describeCondition).join(", then ")}`;
-    return `${o.owner === "" ? "the top level" : code(o.owner)} (${code(`${o.path}:${o.line}`)})${when}`;
+    return `${o.owner === "" ? "outside any function" : code(o.owner)} (${code(`${o.path}:${o.line}`)})${when}`;
   });
   return `The same message is also raised ${others.length === 1 ? "at one other site" : `at ${others.length} other sites`}: ${shown.join("; ")}${others.length > 6 ? `; and ${others.length - 6} more` : ""}.`;
 }
@@ -460,7 +465,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
     case "missing":
       if (decidingText !== null && (framing.params.length > 0 || framing.generics.length > 0)) solutions.push(`Call ${callee} only with ${list([...framing.params, ...framing.generics].map(code))} for which ${avoid}: ${callee} does not implement the other cases.`);
       else if (fn?.traitName != null && decidingText === null) solutions.push(`Call ${callee} only on types whose ${code(fn.traitName)} implementation overrides it: this default body is not implemented.`);
-      else if (fn?.implTrait != null) solutions.push(`${decidingText === null ? `${code(fn.implType ?? "")} does not implement ${code(`${fn.implTrait}::${fn.name}`)}` : `${code(fn.implType ?? "")}'s ${code(`${fn.implTrait}::${fn.name}`)} does not implement the case where ${decidingText}`}: use another implementation of ${code(fn.implTrait)} for it, or a version of ${facts.crate === null ? "the crate" : code(facts.crate)} that implements it.`);
+      else if (fn?.implTrait != null) solutions.push(`${decidingText === null ? `${code(fn.implType ?? "")} does not implement ${code(`${traitOf(fn)}::${fn.name}`)}` : `${code(fn.implType ?? "")}'s ${code(`${traitOf(fn)}::${fn.name}`)} does not implement the case where ${decidingText}`}: with this type the operation is not available; use another type that implements ${code(traitOf(fn))}, or a version of ${facts.crate === null ? "the crate" : code(facts.crate)} that implements it.`);
       else solutions.push(decidingText === null ? `Do not call ${callee}: the path is not implemented in this version.` : `Avoid inputs for which ${decidingText}: ${callee} does not implement that case.`);
       solutions.push(`If you own the code, implement the missing path or return an error instead of ${label}.`);
       tips.push(`Before relying on ${callee}, check which cases it implements.`);

@@ -19,7 +19,7 @@ import { callersOf, forgetIndexedWords, siteFacts } from "../analyze/facts.js";
 import { contextOfPath, isTestAttribute, type Rule } from "../rust/index.js";
 import { lexedContext, rangesOf } from "../extract.js";
 import { type Layout, layoutOf, type Spot } from "../layout.js";
-import { composePattern, isDistinctive } from "../message.js";
+import { composePattern, isDistinctive, shownText } from "../message.js";
 import { type ParseTree, parseTree } from "../parse.js";
 import { skipped } from "../rules/rule.js";
 import type { Envelope, MessageSourceConfig } from "../schema-types.generated.js";
@@ -208,6 +208,7 @@ function callSite(at: CallPlace, arg: readonly Token[] | undefined, kind: SiteKi
   if (message === null) return null;
   const first = arg!.find((t) => t.text !== "&" && t.text !== "*")!;
   const own = isDistinctive(message.parts);
+  const runtime = own ? around(message) : null;
   return {
     kind,
     path: at.path,
@@ -215,8 +216,9 @@ function callSite(at: CallPlace, arg: readonly Token[] | undefined, kind: SiteKi
     column: at.lines.columnOf(first.start),
     inTokenTree: at.spot.inTokenTree,
     context: at.context,
-    message: message.message,
-    runtime: own ? around(message) : null,
+    // Note: a wrapper's call is named by the text its wrapper prints around the literal; a declared call's literal is the reason its template shows.
+    message: kind === "wrapper-call" && runtime !== null ? shownText(runtime) : message.message,
+    runtime,
     skip: own ? null : "no-distinctive-text",
     facts: null,
     source,

@@ -220,10 +220,13 @@ export class SymbolIndex {
    * The public functions that reach `target`, the surest first (then the nearest, then by name): a
    * search backwards along the calls, through functions that are not public, up to the first
    * public function on each path. At most five.
+   * Note: no link of the path is a call matched by name alone (a method called on a value whose
+   *   type the syntax does not show): such a link names a function of another type too often for
+   *   an entry point a page tells a user to look at.
    */
   entryPoints(target: SymbolNode): EntryPoint[] {
     const found: EntryPoint[] = [];
-    const back = this.search(target, this.callers, MAX_DEPTH, 1, (node) => node.public);
+    const back = this.search(target, this.callers, MAX_DEPTH, 0, (node) => node.public);
     for (const id of back.ids()) {
       const node = this.nodes[id]!;
       if (!node.public) continue;
