@@ -192,6 +192,12 @@ describe("records of the fixture workspace", () => {
     assert.ok(!e.record.tags.includes("unconditional"));
   });
 
+  it("read the #[cfg] on an arm that follows a repetition of arms", () => {
+    const e = get("picked minus one with x after the listed arms");
+    assert.equal(e.facts!.macro, "macro_rules");
+    assert.deepEqual(e.facts!.gates, ['feature = "x"']);
+  });
+
   it("leave the tokens of any other macro as tokens", () => {
     const e = get("in another macro's tokens");
     assert.equal(e.facts!.macro, "keep");

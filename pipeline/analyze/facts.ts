@@ -207,6 +207,8 @@ function tokenGates(root: ViewNode, at: number): string[] {
       frames.pop();
       if (t.text === "}" && frames.length > 0) frames.at(-1)!.seg = i + 1;
     } else if ((t.text === "," || t.text === ";") && frames.length > 0) frames.at(-1)!.seg = i + 1;
+    // Note: a macro's repetition `$( … )*` (or `+`, `?`) ends a segment as a `,` would: what follows it (`#[cfg(…)] arm => …`) starts anew.
+    else if ((t.text === "*" || t.text === "+" || t.text === "?") && tokens[i - 1]?.text === ")" && frames.length > 0) frames.at(-1)!.seg = i + 1;
   }
   const out: string[] = [];
   const attributesAt = (j: number) => {
