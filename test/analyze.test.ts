@@ -122,6 +122,8 @@ describe("golden facts and fields", () => {
     assert.match(at(16).documentation!, /reads none of the parameters of `counter`/);
     assert.match(at(45).documentation!, /`self\.tx\.send\(\(\)\)` is an Err, if `send` is std's, which returns a Result/);
     assert.match(at(45).commonSituations!, /Drop::drop`: a value dropped while another panic unwinds/);
+    // A drop that raises only when no other panic unwinds never aborts the process.
+    assert.doesNotMatch(at(109).commonSituations!, /abort/);
     assert.match(at(58).documentation!, /`values\.first\(\)` holds no value \(None\), if `first` is std's/);
     assert.doesNotMatch(at(58).documentation!, /Err/);
     assert.match(at(63).documentation!, /the generic parameters `DM` and `DV`/);

@@ -439,7 +439,8 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
 
   // commonSituations
   const situations: string[] = [buildsSentence(gates), ...reachSentences(fn, facts)];
-  if (isDrop(fn)) situations.push("It runs in `Drop::drop`: a value dropped while another panic unwinds makes this one abort the process.");
+  // Note: a drop that tests `panicking()` on the way raises nothing while another panic unwinds.
+  if (isDrop(fn) && !facts.conditions.some((c) => /\bpanicking\s*\(\s*\)/.test(describeCondition(c)))) situations.push("It runs in `Drop::drop`: a value dropped while another panic unwinds makes this one abort the process.");
   if (sameFunction.length > 0) situations.push(`The same function raises ${sameFunction.length === 1 ? "another catalogued panic" : `${sameFunction.length} other catalogued panics`}: ${sameFunction.slice(0, 4).map((p) => quoteMessage(p.message)).join("; ")}${sameFunction.length > 4 ? "; …" : ""}.`);
   const others = otherSitesSentence(facts);
   if (others !== null) situations.push(others);
