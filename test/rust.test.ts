@@ -8,7 +8,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { cfgPredicateText, cfgValue, contextOfPath, isTestAttribute, ITEM_CONTAINERS, ITEM_MODIFIERS, metaOf, NOT_MACRO_NAMES, readAttribute } from "../pipeline/rust/index.js";
+import { cfgPredicateText, cfgValue, contextOfPath, isTestAttribute, ITEM_CONTAINERS, ITEM_MODIFIERS, metaOf, NOT_MACRO_NAMES, readAttribute, simplestCfg } from "../pipeline/rust/index.js";
 import { tokenize } from "../pipeline/tokens.js";
 import { packageRoot } from "../pipeline/paths.js";
 
@@ -163,5 +163,24 @@ describe("the lists the file-layout pass holds", () => {
   it("name the words after which `!` is not a macro's", () => {
     for (const word of ["if", "return", "match", "while", "in", "yield", "box", "self"]) assert.ok(NOT_MACRO_NAMES.includes(word), word);
     for (const word of ["panic", "assert", "vec", "macro_rules", "format"]) assert.ok(!NOT_MACRO_NAMES.includes(word), word);
+  });
+});
+
+describe("simplestCfg", () => {
+  it("gives the shortest sub-predicate that holds in the same builds", () => {
+    assert.equal(simplestCfg("any(rt, all(not(rt), rt))"), "rt");
+    assert.equal(simplestCfg('any(feature = "x", all(feature = "x", unix))'), 'feature = "x"');
+    assert.equal(simplestCfg("all(unix, any(unix, windows))"), "unix");
+    assert.equal(simplestCfg("not(not(test))"), "test");
+    // An argument that cannot change the whole goes, wherever it stands.
+    assert.equal(simplestCfg("any(sync, all(not(sync), net, not(loom)))"), "any(sync, all(net, not(loom)))");
+    assert.equal(simplestCfg("any(sync, all(not(sync), sync), all(not(sync), net))"), "any(sync, net)");
+  });
+
+  it("keeps a predicate no sub-predicate matches, and one it cannot read", () => {
+    assert.equal(simplestCfg("any(unix, windows)"), "any(unix, windows)");
+    assert.equal(simplestCfg('all(feature = "a", not(feature = "b"))'), 'all(feature = "a", not(feature = "b"))');
+    assert.equal(simplestCfg("any(unix"), "any(unix");
+    assert.equal(simplestCfg("nonsense(x)"), "nonsense(x)");
   });
 });

@@ -5,7 +5,7 @@
  * Pure: `scanModules` reads one file's text (the lexer, no parse; cached by blob with the file's
  * extraction), `workspaceLayout` joins the scans and the packages (crates.ts) into a layout.
  */
-import { cfgPredicateText } from "../rust/index.js";
+import { cfgPredicateText, simplestCfg } from "../rust/index.js";
 import { type Token, tokenize } from "../tokens.js";
 import { type CrateKind, join, type Package, packageByDir } from "./crates.js";
 
@@ -368,7 +368,8 @@ export function workspaceLayout(packages: readonly Package[], scans: ReadonlyMap
       if (alts.length >= 2) files.set(path, { ...files.get(path)!, gates: [] });
       continue;
     }
-    files.set(path, { ...files.get(path)!, gates: [`any(${alts.map((a) => (a.length === 1 ? a[0]! : `all(${a.join(", ")})`)).join(", ")})`] });
+    // Note: an alternative may hold only where another does, or never (`all(not(rt), rt)`): the simplest predicate of the same builds is shown.
+    files.set(path, { ...files.get(path)!, gates: [simplestCfg(`any(${alts.map((a) => (a.length === 1 ? a[0]! : `all(${a.join(", ")})`)).join(", ")})`)] });
   }
   return { files, packages, itemMacros };
 }
