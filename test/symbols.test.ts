@@ -103,6 +103,11 @@ describe("entry points, docs and reproductions of a fixture crate", () => {
     envelopes = [...(await readVersion(result.dir)).envelopes];
   });
 
+  it("takes a trait's method implemented in a private module as public: the impl applies wherever the type is", () => {
+    const e = byMessage("the length of a tensor is not kept");
+    assert.deepEqual(e.facts!.entryPoints!.map((p) => [p.path, p.confidence]), [["crates/mini/src/check.rs", "self"]]);
+  });
+
   it("reaches a pub(crate) check through a private helper from the public method only", () => {
     const e = byMessage("rank must be positive");
     assert.deepEqual(e.facts!.entryPoints, [{ symbol: "Tensor::reshape", path: "crates/mini/src/api.rs", line: 29, via: ["Tensor::reshape", "helper", "Check::rank"], confidence: "resolved" }]);

@@ -114,7 +114,9 @@ export class SymbolIndex {
         const test = file.test || fn.test;
         const symbol = fn.owner === null ? fn.name : `${fn.owner}::${fn.name}`;
         const visible = (fn.trait !== null && fn.owner !== fn.trait ? true : fn.visibility === "pub") && (fn.owner === null || fn.owner === fn.trait || publicType.get(fn.owner) !== false);
-        const node: SymbolNode = { id: this.nodes.length, path: file.path, symbol, line: fn.line, endLine: fn.endLine, fn, test, public: !test && fn.inMacro === null && visible && fileReachable && fn.modules.every(([, pub]) => pub), doc: fn.doc ?? null };
+        // Note: a trait's impl applies wherever the type is used, whatever module it is written in: its methods are public when the type is.
+        const traitImpl = fn.trait !== null && fn.owner !== fn.trait;
+        const node: SymbolNode = { id: this.nodes.length, path: file.path, symbol, line: fn.line, endLine: fn.endLine, fn, test, public: !test && fn.inMacro === null && visible && (traitImpl || (fileReachable && fn.modules.every(([, pub]) => pub))), doc: fn.doc ?? null };
         this.nodes.push(node);
         list.push(node);
         if (fn.owner !== null) push(owned, `${fn.owner}::${fn.name}`, node.id);
