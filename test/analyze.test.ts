@@ -122,6 +122,9 @@ describe("golden facts and fields", () => {
     assert.match(at(16).documentation!, /reads none of the parameters of `counter`/);
     assert.match(at(45).documentation!, /`self\.tx\.send\(\(\)\)` is an Err, if `send` is std's, which returns a Result/);
     assert.match(at(45).commonSituations!, /Drop::drop`: a value dropped while another panic unwinds/);
+    // A long macro arm is named by its line, not restated.
+    assert.match(at(117).triggerScenarios!, /the invocation takes the `macro_rules!` arm of line 115/);
+    assert.doesNotMatch(at(117).triggerScenarios!, /\$fifth/);
     // A drop that raises only when no other panic unwinds never aborts the process.
     assert.doesNotMatch(at(109).commonSituations!, /abort/);
     assert.match(at(58).documentation!, /`values\.first\(\)` holds no value \(None\), if `first` is std's/);

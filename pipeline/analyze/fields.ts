@@ -121,7 +121,8 @@ export function describeCondition(c: Condition): string {
     case "closure":
       return `the closure ${code(c.params ?? "||")}${c.callee === undefined ? "" : ` passed to ${code(c.callee)}`} is called`;
     case "macro-rule":
-      return `the \`macro_rules!\` arm ${code(c.matcher ?? "")} matches the invocation`;
+      // Note: a long matcher says more as its line than as its tokens.
+      return (c.matcher ?? "").length > 60 ? `the invocation takes the \`macro_rules!\` arm of line ${c.line}` : `the \`macro_rules!\` arm ${code(c.matcher ?? "")} matches the invocation`;
     case "assert":
       if (c.condition !== undefined) return `${code(c.condition)} is false`;
       return `${code(c.left ?? "")} and ${code(c.right ?? "")} are ${c.macro?.endsWith("_ne") ? "equal" : "not equal"}`;
