@@ -55,6 +55,25 @@ describe("returned errors: the forms", () => {
     assert.deepEqual(got, expected.sites);
   });
 
+  it("takes no write of a Display that has no text of its own beside other writes (a separator)", async () => {
+    const text = [
+      "pub struct RuleError;",
+      "impl std::error::Error for RuleError {}",
+      "impl std::fmt::Display for RuleError {",
+      "    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {",
+      '        f.write_str("unknown rule, expected one of ")?;',
+      "        for (i, name) in [\"a\", \"b\"].iter().enumerate() {",
+      '            if i > 0 { f.write_str(", ")?; }',
+      '            f.write_str(name)?;',
+      "        }",
+      "        Ok(())",
+      "    }",
+      "}",
+    ].join("\n");
+    const sites = (await extractFile({ path: "crates/a/src/lib.rs", blob: "0".repeat(40), text })).sites.filter((s) => s.kind === "display-impl");
+    assert.deepEqual(sites.map((s) => [s.line, s.message]), [[5, "unknown rule, expected one of "]]);
+  });
+
   it("lays out no file for a candidate that cannot be a site (mayBeSite), and keeps every one that may", () => {
     const may = (text: string, name: string, display = true) => mayBeSite(text, { at: text.indexOf(name), name, macro: name.startsWith("write") && !name.includes("_") }, () => display);
     assert.equal(may(`Err(e)`, "Err"), false);

@@ -421,6 +421,8 @@ function displayWrite(file: FileView, spot: Spot): Found | null {
   const errorClass = arm === null ? header.type : classOfArm(tokens, arm, header.type);
   const body = arm ?? bodyOf(tokens);
   const writes = tokens.slice(body.from, body.to).filter((_, j, ts) => isWrite(ts, j)).length;
+  // Note: beside other writes, a write with no text of its own (a separator `", "`, a `"{}"`, a name) is a piece of the text they make, not an error's text.
+  if (writes > 1 && (written === "dynamic" || !isDistinctive(written.parts))) return null;
   if (written === "dynamic") return found("display-impl", "dynamic", errorClass);
   return found("display-impl", { ...written, whole: writes === 1 }, errorClass);
 }
