@@ -191,8 +191,18 @@ const MIN_FRAGMENT = 4;
  *   point the best count so far; an optional group is read as present, since nothing follows it.
  */
 export function fragmentScore(text: string, parts: readonly MessagePart[], words: readonly string[] = []): number {
-  const { kinds, units, weights } = flattened(parts, words);
+  const { kinds, units, weights, counted, literal } = flattened(parts, words);
   const m = kinds.length;
+  // Note: where the text stands as it is in the literals with as many counted units as it has
+  //   (`fragmentBound`), no walk scores more: that is the score, without the walk.
+  if (text.length > 0 && !text.includes("\0")) {
+    const most = countedUnits(text, counted);
+    for (let at = literal.indexOf(text); at >= 0; at = literal.indexOf(text, at + 1)) {
+      let score = 0;
+      for (let j = at; j < at + text.length; j++) score += weights[j]!;
+      if (score === most) return score;
+    }
+  }
   let best = new Int32Array(m + 1); // starting anywhere, nothing read yet
   let next = new Int32Array(m + 1);
   for (let t = 0; t < text.length; t++) {
@@ -219,11 +229,33 @@ export function fragmentScore(text: string, parts: readonly MessagePart[], words
   return score;
 }
 
+/**
+ * At least the score `fragmentScore` gives `text` against these parts: how many of the text's
+ * code units are code units that the parts' literals count (weight 1), wherever they stand. Time
+ * grows with the text only.
+ * Note: each step of the walk reads one code unit of the text and adds at most one unit's
+ *   weight, which is 0 or 1, and only for a unit equal to it; so no walk scores more.
+ */
+export function fragmentBound(text: string, parts: readonly MessagePart[], words: readonly string[] = []): number {
+  return countedUnits(text, flattened(parts, words).counted);
+}
+
+/** How many of the text's code units are in `counted`. */
+function countedUnits(text: string, counted: ReadonlySet<number>): number {
+  let n = 0;
+  for (let t = 0; t < text.length; t++) if (counted.has(text.charCodeAt(t))) n++;
+  return n;
+}
+
 /** The parts as one sequence of literal code units (0), gaps (1) and holes (2), with each unit's weight (`fragmentScore`). */
 interface Flat {
   readonly kinds: readonly number[];
   readonly units: readonly number[];
   readonly weights: readonly number[];
+  /** The code units of weight 1 (`fragmentBound`). */
+  readonly counted: ReadonlySet<number>;
+  /** The units as a string, a NUL for each gap or hole. */
+  readonly literal: string;
 }
 
 /** Parts flattened so far, by parts and then words (a dataset's parts are scored against many texts). */
@@ -251,7 +283,7 @@ function flattened(parts: readonly MessagePart[], words: readonly string[]): Fla
     }
   };
   flatten(parts, 1);
-  const flat = { kinds, units, weights };
+  const flat = { kinds, units, weights, counted: new Set(units.filter((_, i) => weights[i] === 1)), literal: units.map((u) => String.fromCharCode(u)).join("") };
   byWords.set(words, flat);
   return flat;
 }
@@ -384,6 +416,7 @@ function textMatch(message: string, r: CatalogRecord, error: ErrorValue | null, 
   if (parts === null || message.length < MIN_FRAGMENT) return null;
   const need = Math.max(MIN_FRAGMENT, Math.floor(message.length / 2) + 1);
   if (read.literals < need) return null;
+  if (fragmentBound(message, parts, STD_WORDS) < need) return null;
   const score = fragmentScore(message, parts, STD_WORDS);
   return score >= need ? { how: "fragment", score } : null;
 }

@@ -11,7 +11,7 @@ import path from "node:path";
 import { buildEnvelopes, groupSites } from "../pipeline/build.js";
 import { loadVersions } from "../pipeline/commands/match.js";
 import { extractFile } from "../pipeline/extract.js";
-import { errorValue, fragmentScore, matchPanic, panicLocation, panicMessage, patternLiterals, renderMatches, resolvePath, type DatasetVersion } from "../pipeline/match.js";
+import { errorValue, fragmentBound, fragmentScore, matchPanic, panicLocation, panicMessage, patternLiterals, renderMatches, resolvePath, type DatasetVersion } from "../pipeline/match.js";
 import { composePattern, patternSpecificity } from "../pipeline/message.js";
 import { packageRoot } from "../pipeline/paths.js";
 import type { CatalogRecord, Envelope, Manifest, Occurrence } from "../pipeline/schema-types.generated.js";
@@ -125,6 +125,19 @@ describe("fragmentScore", () => {
 
   it("lets any white space stand in a gap", () => {
     assert.equal(fragmentScore("x  >\n0", [L("x"), { gap: true }, L(">"), { gap: true }, L("0")]), 3);
+  });
+});
+
+describe("fragmentBound", () => {
+  it("counts the text's characters that the literals count, wherever they stand", () => {
+    const parts = [L("Index "), W, L(" out of bounds for dim "), W];
+    // All but the `5` are characters of the literals (fragmentScore gives 20 as well).
+    assert.equal(fragmentBound("Index 5 out of bounds", parts), 20);
+    // Every character is one of the literal's, though no message holds the text (fragmentScore: -1).
+    assert.equal(fragmentBound("out of rage", [L("Value out of range for u8")]), 11);
+    assert.equal(fragmentBound("zq7", parts), 0);
+    // std's words and the optional group count nothing.
+    assert.equal(fragmentBound("code: x", [L("code: "), { optional: [L("xyz")] }], ["code: "]), 0);
   });
 });
 
