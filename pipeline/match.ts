@@ -230,14 +230,41 @@ export function fragmentScore(text: string, parts: readonly MessagePart[], words
 }
 
 /**
- * At least the score `fragmentScore` gives `text` against these parts: how many of the text's
- * code units are code units that the parts' literals count (weight 1), wherever they stand. Time
- * grows with the text only.
- * Note: each step of the walk reads one code unit of the text and adds at most one unit's
- *   weight, which is 0 or 1, and only for a unit equal to it; so no walk scores more.
+ * At least the score `fragmentScore` gives `text` against these parts: of the text's code units
+ * that the parts' literals count (weight 1), those inside a run of three that the parts' units
+ * hold in a row, and at most two for each stretch of literal units the holes and gaps leave.
+ * Time grows with the text only.
+ * Note: a walk reads the text in runs, each along units in a row, and adds at most one unit's
+ *   weight (0 or 1) for each code unit it reads; runs are parted by holes or gaps, so there are at
+ *   most one more of them than holes and gaps, and every code unit of a run of three or more
+ *   stands in three units in a row that equal the text's.
  */
 export function fragmentBound(text: string, parts: readonly MessagePart[], words: readonly string[] = []): number {
-  return countedUnits(text, flattened(parts, words).counted);
+  const { counted, triples, holes } = flattened(parts, words);
+  let covered = 0;
+  let other = 0;
+  let until = -1; // the text's code units before this one are in a run of three the units hold
+  for (let t = 0; t < text.length; t++) {
+    if (t + 2 < text.length && hasTriple(triples, text.charCodeAt(t), text.charCodeAt(t + 1), text.charCodeAt(t + 2))) until = t + 3;
+    if (!counted.has(text.charCodeAt(t))) continue;
+    if (t < until) covered++;
+    else other++;
+  }
+  return covered + Math.min(other, 2 * (holes + 1));
+}
+
+/** Bits of a set of triples (`Flat.triples`). */
+const TRIPLE_BITS = 4096;
+
+/** Where three code units stand in a set of triples. */
+function triple(a: number, b: number, c: number): number {
+  return (a * 961 + b * 31 + c) & (TRIPLE_BITS - 1);
+}
+
+/** True when three code units may be a triple of the set. */
+function hasTriple(triples: Uint32Array, a: number, b: number, c: number): boolean {
+  const at = triple(a, b, c);
+  return (triples[at >>> 5]! & (1 << (at & 31))) !== 0;
 }
 
 /** How many of the text's code units are in `counted`. */
@@ -256,6 +283,12 @@ interface Flat {
   readonly counted: ReadonlySet<number>;
   /** The units as a string, a NUL for each gap or hole. */
   readonly literal: string;
+  /**
+   * Each three literal units in a row, as bits (`triple`), and how many gaps and holes there are (`fragmentBound`).
+   * Note: two triples may share a bit; that only lets the bound count more.
+   */
+  readonly triples: Uint32Array;
+  readonly holes: number;
 }
 
 /** Parts flattened so far, by parts and then words (a dataset's parts are scored against many texts). */
@@ -283,7 +316,13 @@ function flattened(parts: readonly MessagePart[], words: readonly string[]): Fla
     }
   };
   flatten(parts, 1);
-  const flat = { kinds, units, weights, counted: new Set(units.filter((_, i) => weights[i] === 1)), literal: units.map((u) => String.fromCharCode(u)).join("") };
+  const triples = new Uint32Array(TRIPLE_BITS / 32);
+  for (let i = 0; i + 2 < kinds.length; i++) {
+    if (kinds[i] !== 0 || kinds[i + 1] !== 0 || kinds[i + 2] !== 0) continue;
+    const at = triple(units[i]!, units[i + 1]!, units[i + 2]!);
+    triples[at >>> 5]! |= 1 << (at & 31);
+  }
+  const flat = { kinds, units, weights, counted: new Set(units.filter((_, i) => weights[i] === 1)), literal: units.map((u) => String.fromCharCode(u)).join(""), triples, holes: kinds.filter((k) => k !== 0).length };
   byWords.set(words, flat);
   return flat;
 }
@@ -406,7 +445,7 @@ function textMatch(message: string, r: CatalogRecord, error: ErrorValue | null, 
   //   every one: only its place says anything.
   const literal = read.speaks;
   if (!literal && !here) return null;
-  if (re.test(message)) return { how: "whole", score: 0 };
+  if (holdsInOrder(message, read.required) && re.test(message)) return { how: "whole", score: 0 };
   if (error !== null) {
     const named = error.variant === null ? 0 : namesVariant(r, error.variant);
     if (named > 0) return { how: "error", score: named };
@@ -428,6 +467,19 @@ interface ReadPattern {
   readonly literals: number;
   /** True when its literal text outside the optional tail has a letter or digit. */
   readonly speaks: boolean;
+  /** Its literal parts outside the optional tail, in order: a whole message holds each as it is (none when it has no parts). */
+  readonly required: readonly string[];
+}
+
+/** True when `text` holds each of `literals` as it is, one after another. */
+function holdsInOrder(text: string, literals: readonly string[]): boolean {
+  let at = 0;
+  for (const lit of literals) {
+    const found = text.indexOf(lit, at);
+    if (found < 0) return false;
+    at = found + lit.length;
+  }
+  return true;
 }
 
 /** The patterns read so far (a dataset's patterns are matched against many texts); emptied when it grows past `READ_PATTERNS`. */
@@ -444,7 +496,10 @@ function readPattern(pattern: string): ReadPattern {
   } catch {
     re = null;
   }
-  const read: ReadPattern = { re, parts: patternParts(pattern), literals: patternLiterals(pattern), speaks: /[\p{L}\p{N}]/u.test(requiredLiterals(pattern)) };
+  const parts = patternParts(pattern);
+  // Note: the regex is the parts' (`composePattern`), whose literal text it matches as it is, holes and gaps between.
+  const required = (parts ?? []).flatMap((p) => ("lit" in p ? [p.lit] : []));
+  const read: ReadPattern = { re, parts, literals: patternLiterals(pattern), speaks: /[\p{L}\p{N}]/u.test(requiredLiterals(pattern)), required };
   if (readPatterns.size >= READ_PATTERNS) readPatterns.clear();
   readPatterns.set(pattern, read);
   return read;

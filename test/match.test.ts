@@ -129,13 +129,17 @@ describe("fragmentScore", () => {
 });
 
 describe("fragmentBound", () => {
-  it("counts the text's characters that the literals count, wherever they stand", () => {
+  it("counts the text's characters that the literals count, at most two outside runs of three the literals hold for each stretch between holes", () => {
     const parts = [L("Index "), W, L(" out of bounds for dim "), W];
     // All but the `5` are characters of the literals (fragmentScore gives 20 as well).
     assert.equal(fragmentBound("Index 5 out of bounds", parts), 20);
-    // Every character is one of the literal's, though no message holds the text (fragmentScore: -1).
+    // `out of ra` stands in the literal; `g` and `e` do not, but as one run of two they might (fragmentScore: -1).
     assert.equal(fragmentBound("out of rage", [L("Value out of range for u8")]), 11);
     assert.equal(fragmentBound("zq7", parts), 0);
+    // No three of `gear` stand in a row in the literal, which has no hole: one run, of at most two.
+    assert.equal(fragmentBound("gear", [L("Value out of range for u8")]), 2);
+    // With two holes, three runs: `ge`, `ar` and `s` may each stand alone.
+    assert.equal(fragmentBound("gears", [L("ge"), W, L("ar"), W, L("s")]), 5);
     // std's words and the optional group count nothing.
     assert.equal(fragmentBound("code: x", [L("code: "), { optional: [L("xyz")] }], ["code: "]), 0);
   });
