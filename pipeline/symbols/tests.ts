@@ -45,35 +45,26 @@ export function recordsExpecting(expected: string, version: DatasetVersion): Mat
   return matchPanic(expected, [candidates], version.version).matches.filter((m) => (m.how === "whole" || m.how === "fragment") && m.record.errorType === "panic");
 }
 
-/** The envelopes' patterns joined by NULs, and where each starts (`recordsWriting`), by envelopes. */
-const joinedPatterns = new WeakMap<readonly Envelope[], { readonly text: string; readonly starts: readonly number[] }>();
+/** The envelopes' patterns joined by NULs, with the envelope each offset is in (`recordsWriting`), by envelopes. */
+const joinedPatterns = new WeakMap<readonly Envelope[], { readonly text: string; readonly owner: Int32Array }>();
 
 /** The indices of the envelopes whose pattern holds one of `words` (each of word characters only) as written. */
 function recordsWriting(envelopes: readonly Envelope[], words: readonly string[]): Set<number> {
   let joined = joinedPatterns.get(envelopes);
   if (joined === undefined) {
-    const starts: number[] = [];
+    const text = envelopes.map((e) => e.record.messagePattern).join("\0");
+    const owner = new Int32Array(text.length);
     let at = 0;
-    for (const e of envelopes) (starts.push(at), (at += e.record.messagePattern.length + 1));
-    joined = { text: envelopes.map((e) => e.record.messagePattern).join("\0"), starts };
+    envelopes.forEach((e, i) => {
+      owner.fill(i, at, at + e.record.messagePattern.length + 1);
+      at += e.record.messagePattern.length + 1;
+    });
+    joined = { text, owner };
     joinedPatterns.set(envelopes, joined);
   }
-  const { text, starts } = joined;
+  const { text, owner } = joined;
   const out = new Set<number>();
   // Note: a word is of word characters only, so no occurrence spans the NUL between two patterns.
-  for (const w of new Set(words)) {
-    for (let at = text.indexOf(w); at >= 0; at = text.indexOf(w, at + 1)) {
-      let lo = 0;
-      let hi = starts.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (starts[mid]! <= at) lo = mid;
-        else hi = mid - 1;
-      }
-      out.add(lo);
-      // The next record's pattern: this one holds the word.
-      at = lo + 1 < starts.length ? starts[lo + 1]! - 1 : text.length;
-    }
-  }
+  for (const w of new Set(words)) for (let at = text.indexOf(w); at >= 0; at = text.indexOf(w, at + 1)) out.add(owner[at]!);
   return out;
 }
