@@ -7,6 +7,7 @@
  * (commands/match.ts reads datasets from disk for the CLI).
  */
 import { anchored, patternParts } from "./message.js";
+import { isSpace } from "./tokens.js";
 import { STD_WORDS } from "./rules/index.js";
 import type { CatalogRecord, Envelope, Occurrence } from "./schema-types.generated.js";
 import type { MessagePart } from "./types.js";
@@ -203,12 +204,14 @@ export function fragmentScore(text: string, parts: readonly MessagePart[], words
       if (score === most) return score;
     }
   }
-  let best = new Int32Array(m + 1); // starting anywhere, nothing read yet
-  let next = new Int32Array(m + 1);
+  if (walkA.length <= m) (walkA = new Int32Array(2 * m + 2)), (walkB = new Int32Array(2 * m + 2));
+  let best = walkA; // starting anywhere, nothing read yet
+  let next = walkB;
+  best.fill(0, 0, m + 1);
   for (let t = 0; t < text.length; t++) {
     const c = text.charCodeAt(t);
-    const space = /\s/.test(text[t]!);
-    next.fill(-1);
+    const space = isSpace(c);
+    next.fill(-1, 0, m + 1);
     let any = false;
     for (let j = 0; j < m; j++) {
       const b = best[j]!;
@@ -222,12 +225,18 @@ export function fragmentScore(text: string, parts: readonly MessagePart[], words
     if (!any) return -1;
     // A gap or hole may also be left without reading more.
     for (let j = 0; j < m; j++) if (kinds[j] !== 0 && next[j]! > next[j + 1]!) next[j + 1] = next[j]!;
-    [best, next] = [next, best];
+    const read = next;
+    next = best;
+    best = read;
   }
   let score = -1;
   for (let j = 0; j <= m; j++) if (best[j]! > score) score = best[j]!;
   return score;
 }
+
+/** The two rows of `fragmentScore`'s walk, kept between calls (grown as parts need). */
+let walkA = new Int32Array(256);
+let walkB = new Int32Array(256);
 
 /**
  * At least the score `fragmentScore` gives `text` against these parts: of the text's code units
@@ -276,9 +285,9 @@ function countedUnits(text: string, counted: ReadonlySet<number>): number {
 
 /** The parts as one sequence of literal code units (0), gaps (1) and holes (2), with each unit's weight (`fragmentScore`). */
 interface Flat {
-  readonly kinds: readonly number[];
-  readonly units: readonly number[];
-  readonly weights: readonly number[];
+  readonly kinds: Int32Array;
+  readonly units: Int32Array;
+  readonly weights: Int32Array;
   /** The code units of weight 1 (`fragmentBound`). */
   readonly counted: ReadonlySet<number>;
   /** The units as a string, a NUL for each gap or hole. */
@@ -322,7 +331,7 @@ function flattened(parts: readonly MessagePart[], words: readonly string[]): Fla
     const at = triple(units[i]!, units[i + 1]!, units[i + 2]!);
     triples[at >>> 5]! |= 1 << (at & 31);
   }
-  const flat = { kinds, units, weights, counted: new Set(units.filter((_, i) => weights[i] === 1)), literal: units.map((u) => String.fromCharCode(u)).join(""), triples, holes: kinds.filter((k) => k !== 0).length };
+  const flat = { kinds: Int32Array.from(kinds), units: Int32Array.from(units), weights: Int32Array.from(weights), counted: new Set(units.filter((_, i) => weights[i] === 1)), literal: units.map((u) => String.fromCharCode(u)).join(""), triples, holes: kinds.filter((k) => k !== 0).length };
   byWords.set(words, flat);
   return flat;
 }
