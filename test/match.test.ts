@@ -11,6 +11,7 @@ import path from "node:path";
 import { buildEnvelopes, groupSites } from "../pipeline/build.js";
 import { loadVersions } from "../pipeline/commands/match.js";
 import { extractFile } from "../pipeline/extract.js";
+import { recordsExpecting } from "../pipeline/symbols/tests.js";
 import { errorValue, fragmentBound, fragmentScore, matchPanic, panicLocation, panicMessage, patternLiterals, renderMatches, resolvePath, type DatasetVersion } from "../pipeline/match.js";
 import { composePattern, patternSpecificity } from "../pipeline/message.js";
 import { packageRoot } from "../pipeline/paths.js";
@@ -341,5 +342,26 @@ describe("error-catalog match (end to end)", () => {
     const missing = cli(["--out", out, "--repo", "nobody/nothing", "x"]);
     assert.equal(missing.status, 2);
     assert.match(missing.stderr, /E_INPUT/);
+  });
+});
+
+describe("recordsExpecting", () => {
+  const at = "crates/x/src/lib.rs";
+  const envelopes = [
+    envelope("b000000000000001", "Rank {} is above {}", [L("Rank "), W, L(" is above "), W], [[at, 10]], { errorType: "panic" }),
+    envelope("b000000000000002", "shape mismatch: {}", [L("shape mismatch: "), W], [[at, 20]], { errorType: "panic" }),
+    // A returned error with the same text is no panic a test can expect.
+    envelope("b000000000000003", "shape mismatch: {}", [L("shape mismatch: "), W], [[at, 30]], { errorType: "error" }),
+    envelope("b000000000000004", "{} is above {}", [W, L(" is above "), W], [[at, 40]], { errorType: "panic" }),
+  ];
+  const version: DatasetVersion = { version: "0001-111111111111", envelopes };
+
+  it("finds the panics whose pattern prints the text whole or around it, of those writing one of its words", () => {
+    assert.deepEqual(recordsExpecting("shape mismatch", version).map((m) => [m.id, m.how]), [["b000000000000002", "fragment"]]);
+    assert.deepEqual(recordsExpecting("Rank 3 is above 2", version).map((m) => [m.id, m.how]), [["b000000000000001", "whole"], ["b000000000000004", "whole"]]);
+    // `above` is written by both, `Rank` by one; the hole of the other prints `Rank 3`.
+    assert.deepEqual(recordsExpecting("is above", version).map((m) => m.id), ["b000000000000004", "b000000000000001"]);
+    assert.deepEqual(recordsExpecting("", version), []);
+    assert.deepEqual(recordsExpecting("nothing like it", version), []);
   });
 });
