@@ -350,6 +350,7 @@ const TEST_MARKS = new Set(["test", "rstest", "wasm_bindgen_test", "test_case"])
 
 /** The `///` lines of a stretch of trivia, the markers and one space taken off. */
 function docLines(trivia: string): string {
+  if (!trivia.includes("///")) return "";
   const out: string[] = [];
   for (const line of trivia.split("\n")) {
     const m = /^\s*\/\/\/(?!\/)\s?(.*)$/.exec(line);
