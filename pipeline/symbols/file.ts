@@ -225,6 +225,9 @@ export function indexFile(text: string): FileSymbols {
       continue;
     }
     // Calls.
+    // Note: only an identifier followed by `(`, `!` or `::` (a turbofish) may name a call (`callAt`).
+    const after = next?.text;
+    if (after !== "(" && after !== "!" && after !== "::") continue;
     const into = collector();
     if (into === undefined) continue;
     const call = callAt(t, i, selfType(), aliases);
