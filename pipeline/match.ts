@@ -255,7 +255,7 @@ export function fragmentBound(text: string, parts: readonly MessagePart[], words
   let until = -1; // the text's code units before this one are in a run of three the units hold
   for (let t = 0; t < text.length; t++) {
     if (t + 2 < text.length && hasTriple(triples, text.charCodeAt(t), text.charCodeAt(t + 1), text.charCodeAt(t + 2))) until = t + 3;
-    if (!counted.has(text.charCodeAt(t))) continue;
+    if (!isCounted(counted, text.charCodeAt(t))) continue;
     if (t < until) covered++;
     else other++;
   }
@@ -277,10 +277,32 @@ function hasTriple(triples: Uint32Array, a: number, b: number, c: number): boole
 }
 
 /** How many of the text's code units are in `counted`. */
-function countedUnits(text: string, counted: ReadonlySet<number>): number {
+function countedUnits(text: string, counted: Counted): number {
   let n = 0;
-  for (let t = 0; t < text.length; t++) if (counted.has(text.charCodeAt(t))) n++;
+  for (let t = 0; t < text.length; t++) if (isCounted(counted, text.charCodeAt(t))) n++;
   return n;
+}
+
+/** A set of code units: those below 128 as bits, the others in a set. */
+interface Counted {
+  readonly ascii: Uint32Array;
+  readonly other: ReadonlySet<number>;
+}
+
+/** True when `c` is in the set. */
+function isCounted(counted: Counted, c: number): boolean {
+  return c < 128 ? (counted.ascii[c >>> 5]! & (1 << (c & 31))) !== 0 : counted.other.has(c);
+}
+
+/** The set of `units`. */
+function countedOf(units: readonly number[]): Counted {
+  const ascii = new Uint32Array(4);
+  const other = new Set<number>();
+  for (const c of units) {
+    if (c < 128) ascii[c >>> 5]! |= 1 << (c & 31);
+    else other.add(c);
+  }
+  return { ascii, other };
 }
 
 /** The parts as one sequence of literal code units (0), gaps (1) and holes (2), with each unit's weight (`fragmentScore`). */
@@ -289,7 +311,7 @@ interface Flat {
   readonly units: Int32Array;
   readonly weights: Int32Array;
   /** The code units of weight 1 (`fragmentBound`). */
-  readonly counted: ReadonlySet<number>;
+  readonly counted: Counted;
   /** The units as a string, a NUL for each gap or hole. */
   readonly literal: string;
   /**
@@ -331,7 +353,7 @@ function flattened(parts: readonly MessagePart[], words: readonly string[]): Fla
     const at = triple(units[i]!, units[i + 1]!, units[i + 2]!);
     triples[at >>> 5]! |= 1 << (at & 31);
   }
-  const flat = { kinds: Int32Array.from(kinds), units: Int32Array.from(units), weights: Int32Array.from(weights), counted: new Set(units.filter((_, i) => weights[i] === 1)), literal: units.map((u) => String.fromCharCode(u)).join(""), triples, holes: kinds.filter((k) => k !== 0).length };
+  const flat = { kinds: Int32Array.from(kinds), units: Int32Array.from(units), weights: Int32Array.from(weights), counted: countedOf(units.filter((_, i) => weights[i] === 1)), literal: units.map((u) => String.fromCharCode(u)).join(""), triples, holes: kinds.filter((k) => k !== 0).length };
   byWords.set(words, flat);
   return flat;
 }
