@@ -7,6 +7,7 @@
  * (commands/match.ts reads datasets from disk for the CLI).
  */
 import { anchored, patternParts } from "./message.js";
+import { isSpace } from "./tokens.js";
 import { STD_WORDS } from "./rules/index.js";
 import type { CatalogRecord, Envelope, Occurrence } from "./schema-types.generated.js";
 import type { MessagePart } from "./types.js";
@@ -191,14 +192,26 @@ const MIN_FRAGMENT = 4;
  *   point the best count so far; an optional group is read as present, since nothing follows it.
  */
 export function fragmentScore(text: string, parts: readonly MessagePart[], words: readonly string[] = []): number {
-  const { kinds, units, weights } = flattened(parts, words);
+  const { kinds, units, weights, counted, literal } = flattened(parts, words);
   const m = kinds.length;
-  let best = new Int32Array(m + 1); // starting anywhere, nothing read yet
-  let next = new Int32Array(m + 1);
+  // Note: where the text stands as it is in the literals with as many counted units as it has
+  //   (`fragmentBound`), no walk scores more: that is the score, without the walk.
+  if (text.length > 0 && !text.includes("\0")) {
+    const most = countedUnits(text, counted);
+    for (let at = literal.indexOf(text); at >= 0; at = literal.indexOf(text, at + 1)) {
+      let score = 0;
+      for (let j = at; j < at + text.length; j++) score += weights[j]!;
+      if (score === most) return score;
+    }
+  }
+  if (walkA.length <= m) (walkA = new Int32Array(2 * m + 2)), (walkB = new Int32Array(2 * m + 2));
+  let best = walkA; // starting anywhere, nothing read yet
+  let next = walkB;
+  best.fill(0, 0, m + 1);
   for (let t = 0; t < text.length; t++) {
     const c = text.charCodeAt(t);
-    const space = /\s/.test(text[t]!);
-    next.fill(-1);
+    const space = isSpace(c);
+    next.fill(-1, 0, m + 1);
     let any = false;
     for (let j = 0; j < m; j++) {
       const b = best[j]!;
@@ -212,18 +225,101 @@ export function fragmentScore(text: string, parts: readonly MessagePart[], words
     if (!any) return -1;
     // A gap or hole may also be left without reading more.
     for (let j = 0; j < m; j++) if (kinds[j] !== 0 && next[j]! > next[j + 1]!) next[j + 1] = next[j]!;
-    [best, next] = [next, best];
+    const read = next;
+    next = best;
+    best = read;
   }
   let score = -1;
   for (let j = 0; j <= m; j++) if (best[j]! > score) score = best[j]!;
   return score;
 }
 
+/** The two rows of `fragmentScore`'s walk, kept between calls (grown as parts need). */
+let walkA = new Int32Array(256);
+let walkB = new Int32Array(256);
+
+/**
+ * At least the score `fragmentScore` gives `text` against these parts: of the text's code units
+ * that the parts' literals count (weight 1), those inside a run of three that the parts' units
+ * hold in a row, and at most two for each stretch of literal units the holes and gaps leave.
+ * Time grows with the text only.
+ * Note: a walk reads the text in runs, each along units in a row, and adds at most one unit's
+ *   weight (0 or 1) for each code unit it reads; runs are parted by holes or gaps, so there are at
+ *   most one more of them than holes and gaps, and every code unit of a run of three or more
+ *   stands in three units in a row that equal the text's.
+ */
+export function fragmentBound(text: string, parts: readonly MessagePart[], words: readonly string[] = []): number {
+  const { counted, triples, holes } = flattened(parts, words);
+  let covered = 0;
+  let other = 0;
+  let until = -1; // the text's code units before this one are in a run of three the units hold
+  for (let t = 0; t < text.length; t++) {
+    if (t + 2 < text.length && hasTriple(triples, text.charCodeAt(t), text.charCodeAt(t + 1), text.charCodeAt(t + 2))) until = t + 3;
+    if (!isCounted(counted, text.charCodeAt(t))) continue;
+    if (t < until) covered++;
+    else other++;
+  }
+  return covered + Math.min(other, 2 * (holes + 1));
+}
+
+/** Bits of a set of triples (`Flat.triples`). */
+const TRIPLE_BITS = 4096;
+
+/** Where three code units stand in a set of triples. */
+function triple(a: number, b: number, c: number): number {
+  return (a * 961 + b * 31 + c) & (TRIPLE_BITS - 1);
+}
+
+/** True when three code units may be a triple of the set. */
+function hasTriple(triples: Uint32Array, a: number, b: number, c: number): boolean {
+  const at = triple(a, b, c);
+  return (triples[at >>> 5]! & (1 << (at & 31))) !== 0;
+}
+
+/** How many of the text's code units are in `counted`. */
+function countedUnits(text: string, counted: Counted): number {
+  let n = 0;
+  for (let t = 0; t < text.length; t++) if (isCounted(counted, text.charCodeAt(t))) n++;
+  return n;
+}
+
+/** A set of code units: those below 128 as bits, the others in a set. */
+interface Counted {
+  readonly ascii: Uint32Array;
+  readonly other: ReadonlySet<number>;
+}
+
+/** True when `c` is in the set. */
+function isCounted(counted: Counted, c: number): boolean {
+  return c < 128 ? (counted.ascii[c >>> 5]! & (1 << (c & 31))) !== 0 : counted.other.has(c);
+}
+
+/** The set of `units`. */
+function countedOf(units: readonly number[]): Counted {
+  const ascii = new Uint32Array(4);
+  const other = new Set<number>();
+  for (const c of units) {
+    if (c < 128) ascii[c >>> 5]! |= 1 << (c & 31);
+    else other.add(c);
+  }
+  return { ascii, other };
+}
+
 /** The parts as one sequence of literal code units (0), gaps (1) and holes (2), with each unit's weight (`fragmentScore`). */
 interface Flat {
-  readonly kinds: readonly number[];
-  readonly units: readonly number[];
-  readonly weights: readonly number[];
+  readonly kinds: Int32Array;
+  readonly units: Int32Array;
+  readonly weights: Int32Array;
+  /** The code units of weight 1 (`fragmentBound`). */
+  readonly counted: Counted;
+  /** The units as a string, a NUL for each gap or hole. */
+  readonly literal: string;
+  /**
+   * Each three literal units in a row, as bits (`triple`), and how many gaps and holes there are (`fragmentBound`).
+   * Note: two triples may share a bit; that only lets the bound count more.
+   */
+  readonly triples: Uint32Array;
+  readonly holes: number;
 }
 
 /** Parts flattened so far, by parts and then words (a dataset's parts are scored against many texts). */
@@ -251,7 +347,13 @@ function flattened(parts: readonly MessagePart[], words: readonly string[]): Fla
     }
   };
   flatten(parts, 1);
-  const flat = { kinds, units, weights };
+  const triples = new Uint32Array(TRIPLE_BITS / 32);
+  for (let i = 0; i + 2 < kinds.length; i++) {
+    if (kinds[i] !== 0 || kinds[i + 1] !== 0 || kinds[i + 2] !== 0) continue;
+    const at = triple(units[i]!, units[i + 1]!, units[i + 2]!);
+    triples[at >>> 5]! |= 1 << (at & 31);
+  }
+  const flat = { kinds: Int32Array.from(kinds), units: Int32Array.from(units), weights: Int32Array.from(weights), counted: countedOf(units.filter((_, i) => weights[i] === 1)), literal: units.map((u) => String.fromCharCode(u)).join(""), triples, holes: kinds.filter((k) => k !== 0).length };
   byWords.set(words, flat);
   return flat;
 }
@@ -374,7 +476,7 @@ function textMatch(message: string, r: CatalogRecord, error: ErrorValue | null, 
   //   every one: only its place says anything.
   const literal = read.speaks;
   if (!literal && !here) return null;
-  if (re.test(message)) return { how: "whole", score: 0 };
+  if (holdsInOrder(message, read.required) && re.test(message)) return { how: "whole", score: 0 };
   if (error !== null) {
     const named = error.variant === null ? 0 : namesVariant(r, error.variant);
     if (named > 0) return { how: "error", score: named };
@@ -384,6 +486,7 @@ function textMatch(message: string, r: CatalogRecord, error: ErrorValue | null, 
   if (parts === null || message.length < MIN_FRAGMENT) return null;
   const need = Math.max(MIN_FRAGMENT, Math.floor(message.length / 2) + 1);
   if (read.literals < need) return null;
+  if (fragmentBound(message, parts, STD_WORDS) < need) return null;
   const score = fragmentScore(message, parts, STD_WORDS);
   return score >= need ? { how: "fragment", score } : null;
 }
@@ -395,6 +498,19 @@ interface ReadPattern {
   readonly literals: number;
   /** True when its literal text outside the optional tail has a letter or digit. */
   readonly speaks: boolean;
+  /** Its literal parts outside the optional tail, in order: a whole message holds each as it is (none when it has no parts). */
+  readonly required: readonly string[];
+}
+
+/** True when `text` holds each of `literals` as it is, one after another. */
+function holdsInOrder(text: string, literals: readonly string[]): boolean {
+  let at = 0;
+  for (const lit of literals) {
+    const found = text.indexOf(lit, at);
+    if (found < 0) return false;
+    at = found + lit.length;
+  }
+  return true;
 }
 
 /** The patterns read so far (a dataset's patterns are matched against many texts); emptied when it grows past `READ_PATTERNS`. */
@@ -411,7 +527,10 @@ function readPattern(pattern: string): ReadPattern {
   } catch {
     re = null;
   }
-  const read: ReadPattern = { re, parts: patternParts(pattern), literals: patternLiterals(pattern), speaks: /[\p{L}\p{N}]/u.test(requiredLiterals(pattern)) };
+  const parts = patternParts(pattern);
+  // Note: the regex is the parts' (`composePattern`), whose literal text it matches as it is, holes and gaps between.
+  const required = (parts ?? []).flatMap((p) => ("lit" in p ? [p.lit] : []));
+  const read: ReadPattern = { re, parts, literals: patternLiterals(pattern), speaks: /[\p{L}\p{N}]/u.test(requiredLiterals(pattern)), required };
   if (readPatterns.size >= READ_PATTERNS) readPatterns.clear();
   readPatterns.set(pattern, read);
   return read;

@@ -11,7 +11,8 @@ import path from "node:path";
 import { buildEnvelopes, groupSites } from "../pipeline/build.js";
 import { loadVersions } from "../pipeline/commands/match.js";
 import { extractFile } from "../pipeline/extract.js";
-import { errorValue, fragmentScore, matchPanic, panicLocation, panicMessage, patternLiterals, renderMatches, resolvePath, type DatasetVersion } from "../pipeline/match.js";
+import { recordsExpecting } from "../pipeline/symbols/tests.js";
+import { errorValue, fragmentBound, fragmentScore, matchPanic, panicLocation, panicMessage, patternLiterals, renderMatches, resolvePath, type DatasetVersion } from "../pipeline/match.js";
 import { composePattern, patternSpecificity } from "../pipeline/message.js";
 import { packageRoot } from "../pipeline/paths.js";
 import type { CatalogRecord, Envelope, Manifest, Occurrence } from "../pipeline/schema-types.generated.js";
@@ -125,6 +126,23 @@ describe("fragmentScore", () => {
 
   it("lets any white space stand in a gap", () => {
     assert.equal(fragmentScore("x  >\n0", [L("x"), { gap: true }, L(">"), { gap: true }, L("0")]), 3);
+  });
+});
+
+describe("fragmentBound", () => {
+  it("counts the text's characters that the literals count, at most two outside runs of three the literals hold for each stretch between holes", () => {
+    const parts = [L("Index "), W, L(" out of bounds for dim "), W];
+    // All but the `5` are characters of the literals (fragmentScore gives 20 as well).
+    assert.equal(fragmentBound("Index 5 out of bounds", parts), 20);
+    // `out of ra` stands in the literal; `g` and `e` do not, but as one run of two they might (fragmentScore: -1).
+    assert.equal(fragmentBound("out of rage", [L("Value out of range for u8")]), 11);
+    assert.equal(fragmentBound("zq7", parts), 0);
+    // No three of `gear` stand in a row in the literal, which has no hole: one run, of at most two.
+    assert.equal(fragmentBound("gear", [L("Value out of range for u8")]), 2);
+    // With two holes, three runs: `ge`, `ar` and `s` may each stand alone.
+    assert.equal(fragmentBound("gears", [L("ge"), W, L("ar"), W, L("s")]), 5);
+    // std's words and the optional group count nothing.
+    assert.equal(fragmentBound("code: x", [L("code: "), { optional: [L("xyz")] }], ["code: "]), 0);
   });
 });
 
@@ -324,5 +342,26 @@ describe("error-catalog match (end to end)", () => {
     const missing = cli(["--out", out, "--repo", "nobody/nothing", "x"]);
     assert.equal(missing.status, 2);
     assert.match(missing.stderr, /E_INPUT/);
+  });
+});
+
+describe("recordsExpecting", () => {
+  const at = "crates/x/src/lib.rs";
+  const envelopes = [
+    envelope("b000000000000001", "Rank {} is above {}", [L("Rank "), W, L(" is above "), W], [[at, 10]], { errorType: "panic" }),
+    envelope("b000000000000002", "shape mismatch: {}", [L("shape mismatch: "), W], [[at, 20]], { errorType: "panic" }),
+    // A returned error with the same text is no panic a test can expect.
+    envelope("b000000000000003", "shape mismatch: {}", [L("shape mismatch: "), W], [[at, 30]], { errorType: "error" }),
+    envelope("b000000000000004", "{} is above {}", [W, L(" is above "), W], [[at, 40]], { errorType: "panic" }),
+  ];
+  const version: DatasetVersion = { version: "0001-111111111111", envelopes };
+
+  it("finds the panics whose pattern prints the text whole or around it, of those writing one of its words", () => {
+    assert.deepEqual(recordsExpecting("shape mismatch", version).map((m) => [m.id, m.how]), [["b000000000000002", "fragment"]]);
+    assert.deepEqual(recordsExpecting("Rank 3 is above 2", version).map((m) => [m.id, m.how]), [["b000000000000001", "whole"], ["b000000000000004", "whole"]]);
+    // `above` is written by both, `Rank` by one; the hole of the other prints `Rank 3`.
+    assert.deepEqual(recordsExpecting("is above", version).map((m) => m.id), ["b000000000000004", "b000000000000001"]);
+    assert.deepEqual(recordsExpecting("", version), []);
+    assert.deepEqual(recordsExpecting("nothing like it", version), []);
   });
 });

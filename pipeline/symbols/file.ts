@@ -225,6 +225,9 @@ export function indexFile(text: string): FileSymbols {
       continue;
     }
     // Calls.
+    // Note: only an identifier followed by `(`, `!` or `::` (a turbofish) may name a call (`callAt`).
+    const after = next?.text;
+    if (after !== "(" && after !== "!" && after !== "::") continue;
     const into = collector();
     if (into === undefined) continue;
     const call = callAt(t, i, selfType(), aliases);
@@ -350,6 +353,7 @@ const TEST_MARKS = new Set(["test", "rstest", "wasm_bindgen_test", "test_case"])
 
 /** The `///` lines of a stretch of trivia, the markers and one space taken off. */
 function docLines(trivia: string): string {
+  if (!trivia.includes("///")) return "";
   const out: string[] = [];
   for (const line of trivia.split("\n")) {
     const m = /^\s*\/\/\/(?!\/)\s?(.*)$/.exec(line);

@@ -186,13 +186,15 @@ export class SymbolIndex {
       }
       return byName(nearest(all));
     };
-    // Note: a key resolves the same way anywhere in a file with the same owner.
-    const resolved = new Map<string, [number[], Confidence]>();
+    // Note: a key resolves the same way anywhere in a file with the same owner; the calls come file by file.
+    let resolvedIn: IndexedFile | null = null;
+    const resolved = new Map<string | null, Map<string, [number[], Confidence]>>();
     for (const { node, file, owner, calls: list } of calls) {
+      if (file !== resolvedIn) (resolved.clear(), (resolvedIn = file));
+      const byKey = resolved.get(owner) ?? resolved.set(owner, new Map()).get(owner)!;
       const seen = new Set<number>();
       for (const key of list) {
-        const at = `${file.path}\0${owner ?? ""}\0${key}`;
-        const [ids, confidence] = resolved.get(at) ?? resolved.set(at, resolve(key, file, owner)).get(at)!;
+        const [ids, confidence] = byKey.get(key) ?? byKey.set(key, resolve(key, file, owner)).get(key)!;
         for (const id of ids) {
           if (id === node || seen.has(id)) continue;
           seen.add(id);

@@ -7,7 +7,8 @@
  *   text, so an expected text is matched as a fragment of a record's messages (`matchPanic`, the
  *   `match` command's own matching), as well as a whole message.
  */
-import { type DatasetVersion, type Match, matchPanic } from "../match.js";
+import { type DatasetVersion, type Match, matchPanic, panicLocation } from "../match.js";
+import type { Envelope } from "../schema-types.generated.js";
 import type { FileSymbols, FunctionSymbol } from "./file.js";
 
 /** A `#[should_panic]` test. */
@@ -36,6 +37,34 @@ export function panicTests(path: string, symbols: FileSymbols | undefined): Pani
 export function recordsExpecting(expected: string, version: DatasetVersion): Match[] {
   if (expected === "") return [];
   const words = expected.match(/\w{3,}/g);
-  const candidates = words === null ? version : { version: version.version, envelopes: version.envelopes.filter((e) => words.some((w) => e.record.messagePattern.includes(w))) };
+  // Note: a record's matches do not depend on the other records, but for a location in the text
+  //   (which the records' files resolve): without one, records that are no panics are left out before.
+  const panics = panicLocation(expected) === null;
+  const holding = words === null ? null : recordsWriting(version.envelopes, words);
+  const candidates = { version: version.version, envelopes: version.envelopes.filter((e, i) => (holding === null || holding.has(i)) && (!panics || e.record.errorType === "panic")) };
   return matchPanic(expected, [candidates], version.version).matches.filter((m) => (m.how === "whole" || m.how === "fragment") && m.record.errorType === "panic");
+}
+
+/** The envelopes' patterns joined by NULs, with the envelope each offset is in (`recordsWriting`), by envelopes. */
+const joinedPatterns = new WeakMap<readonly Envelope[], { readonly text: string; readonly owner: Int32Array }>();
+
+/** The indices of the envelopes whose pattern holds one of `words` (each of word characters only) as written. */
+function recordsWriting(envelopes: readonly Envelope[], words: readonly string[]): Set<number> {
+  let joined = joinedPatterns.get(envelopes);
+  if (joined === undefined) {
+    const text = envelopes.map((e) => e.record.messagePattern).join("\0");
+    const owner = new Int32Array(text.length);
+    let at = 0;
+    envelopes.forEach((e, i) => {
+      owner.fill(i, at, at + e.record.messagePattern.length + 1);
+      at += e.record.messagePattern.length + 1;
+    });
+    joined = { text, owner };
+    joinedPatterns.set(envelopes, joined);
+  }
+  const { text, owner } = joined;
+  const out = new Set<number>();
+  // Note: a word is of word characters only, so no occurrence spans the NUL between two patterns.
+  for (const w of new Set(words)) for (let at = text.indexOf(w); at >= 0; at = text.indexOf(w, at + 1)) out.add(owner[at]!);
+  return out;
 }
