@@ -155,6 +155,10 @@ describe("records of the fixture workspace", () => {
     assert.deepEqual(get("inside the path module").facts!.gates, ["unix"]);
   });
 
+  it("name the crate in the words its Cargo.toml describes it in", () => {
+    assert.match(get("always panics").record.documentation ?? "", /of crate `alpha-core` \(its `Cargo\.toml`: “Alpha: the core\.”\)/);
+  });
+
   it("say every build, no branch and unconditional only where nothing gates or conditions the site", () => {
     const always = get("always panics");
     assert.ok((always.record.commonSituations ?? "").includes("present in every build"));

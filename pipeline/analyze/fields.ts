@@ -321,6 +321,12 @@ function inputsOf(framing: Framing, fn: FunctionFact | undefined): string | null
   return list([p, g, f].filter((x) => x !== null));
 }
 
+/** The crate by its package name, with the words its `Cargo.toml` describes it in, marked as theirs: crate `x` (its Cargo.toml: “…”). */
+function crateNamed(facts: RecordFacts): string {
+  const description = facts.crateDescription?.replace(/\s+/g, " ").trim() ?? "";
+  return `crate ${code(facts.crate ?? "")}${description === "" ? "" : ` (its \`Cargo.toml\`: “${description.length > 120 ? `${description.slice(0, 117)}…` : description}”)`}`;
+}
+
 /** The sentence that says under which `#[cfg]` the site is compiled, for the place's sentence. */
 function compiledOnly(gates: string): string {
   return gates === "" ? "" : `, compiled only with ${gates}`;
@@ -409,7 +415,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   const avoid = decidingText === null ? null : avoidance(framing);
 
   // documentation
-  const place = `${where === "" ? "at the top level" : `in ${code(where)}`}${facts.crate === null ? "" : ` of crate ${code(facts.crate)}`} (${code(`${path}:${line}`)})`;
+  const place = `${where === "" ? "at the top level" : `in ${code(where)}`}${facts.crate === null ? "" : ` of ${crateNamed(facts)}`} (${code(`${path}:${line}`)})`;
   const doc: string[] = [`${label} ${place}${compiledOnly(gates)}.`];
   if (kind === "todo") doc.push("`todo!` marks code that is not written yet: reaching it always panics.");
   if (kind === "unimplemented" && framing.frame === "missing") doc.push("`unimplemented!` marks a path the code does not implement: reaching it always panics.");
@@ -601,7 +607,7 @@ function returnedFields(kind: SiteKind, path: string, line: number, facts: Recor
   const steps = facts.macro === null ? facts.conditions.map(describeCondition) : [];
   const shown = errorClass === null ? "this error" : code(errorClass);
   const how = RETURNED_HOW[kind] ?? "`Err(…)`";
-  const place = `${where === "" ? "" : `in ${code(where)}`}${facts.crate === null ? "" : `${where === "" ? "in" : " of"} crate ${code(facts.crate)}`} (${code(`${path}:${line}`)})`.trim();
+  const place = `${where === "" ? "" : `in ${code(where)}`}${facts.crate === null ? "" : `${where === "" ? "in" : " of"} ${crateNamed(facts)}`} (${code(`${path}:${line}`)})`.trim();
   const value = kind === "err-return" || kind === "ok-or" || kind === "map-err";
   const doc: string[] = [
     value
