@@ -17,7 +17,8 @@ import { diffDatasets } from "./diff.js";
 import { PipelineError } from "./errors.js";
 import { LLM_FIELDS } from "./llm.js";
 import { RULES } from "./rules/index.js";
-import type { CatalogRecord, Condition, Diff, DiffRecord, EntryPoint, Envelope, Manifest, Reproduction, SiteKind, VersionEntry } from "./schema-types.generated.js";
+import { HOW_SURE } from "./analyze/words.js";
+import type { CatalogRecord, Condition, Diff, DiffRecord, Envelope, Manifest, Reproduction, SiteKind, VersionEntry } from "./schema-types.generated.js";
 import { splitLines } from "./build.js";
 import { SEARCH_GLOBAL, type SearchData, type SearchEnvelope, type SearchOccurrence, type SearchRecord } from "./site-data.js";
 
@@ -235,14 +236,6 @@ function related(e: Envelope | undefined): string | undefined {
   return e === undefined ? undefined : recordTitle(e.record, e.occurrences[0]!.kind);
 }
 
-/** How sure an entry point's call path is, in words (`EntryPoint.confidence`). */
-const CONFIDENCE: Readonly<Record<EntryPoint["confidence"], string>> = {
-  self: "the site's own function",
-  resolved: "every call resolved",
-  path: "calls read by their paths",
-  name: "a call matched by name only",
-};
-
 /** Why a test is linked, in words (`Reproduction.how`). */
 const REPRODUCTION: Readonly<Record<Reproduction["how"], string>> = {
   "should-panic-reached": "a should_panic test that reaches the site",
@@ -273,7 +266,7 @@ function recordView(e: Envelope, manifest: Manifest, pages: ReadonlyMap<string, 
     crate: facts?.crate ?? null,
     crateDescription: facts?.crateDescription ?? null,
     module: facts?.module || null,
-    entryPoints: (facts?.entryPoints ?? []).map((p) => ({ symbol: p.symbol, via: p.via, confidence: CONFIDENCE[p.confidence], url: `https://github.com/${r.repo}/blob/${r.analyzedSha}/${p.path}#L${p.line}`, place: `${p.path}:${p.line}` })),
+    entryPoints: (facts?.entryPoints ?? []).map((p) => ({ symbol: p.symbol, via: p.via, confidence: p.confidence === "self" ? null : proseSpans(HOW_SURE[p.confidence]), url: `https://github.com/${r.repo}/blob/${r.analyzedSha}/${p.path}#L${p.line}`, place: `${p.path}:${p.line}` })),
     panicsDocs: (facts?.docs ?? []).filter((d) => d.panics !== null).map((d) => ({ symbol: d.symbol, text: d.panics! })),
     reproductions: (e.reproductions ?? []).map((t) => ({ name: t.name, place: `${t.path}:${t.line}`, url: t.permalink, expected: t.expected, how: REPRODUCTION[t.how] })),
     byModel: new Set<string>(e.modelFields ?? []),

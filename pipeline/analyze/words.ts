@@ -36,7 +36,8 @@ function code(s: string): string {
   return s.includes("`") ? `\`\` ${s} \`\`` : `\`${s}\``;
 }
 
-const HOW_SURE: Record<EntryPoint["confidence"], string> = {
+/** How sure an entry point's call path is, in words (`EntryPoint.confidence`); the site's own function needs none. */
+export const HOW_SURE: Readonly<Record<EntryPoint["confidence"], string>> = {
   self: "",
   resolved: "each call resolved by its path, `Self`, a `use` or its file",
   path: "a path call naming a type that more than one crate defines",

@@ -9,10 +9,10 @@ import { splitArgs, type Token, tokenize } from "../tokens.js";
 /** A predicate read from its tokens: an option (`unix`, `feature = "x"`), a constant, or `all`/`any`/`not` of others. */
 type Cfg = { readonly text: string } & ({ readonly option: string } | { readonly constant: boolean } | { readonly op: "all" | "any" | "not"; readonly args: readonly Cfg[] });
 
-/** The most options whose assignments are tried; a predicate of more is kept as it is. */
-const MAX_OPTIONS = 12;
+/** The most options whose assignments are tried (each dropped argument is checked over all of them); a predicate of more is kept as it is. */
+const MAX_OPTIONS = 8;
 
-/** The simplest predicate that holds in exactly the builds `predicate` holds in; `predicate` itself when it cannot be read or has more than 12 options. */
+/** The simplest predicate that holds in exactly the builds `predicate` holds in; `predicate` itself when it cannot be read or has more than 8 options. */
 export function simplestCfg(predicate: string): string {
   const tokens = tokenize(predicate);
   const root = readCfg(predicate, tokens);
