@@ -346,6 +346,8 @@ export interface RecordFacts {
   crateDescription: string | null;
   /** How the crate the file is compiled in is built: `lib`, `bin`, or `proc-macro` (its panics happen inside rustc, while a user's crate expands the macro: the user sees a compile error). Null outside every package. */
   crateKind: "lib" | "bin" | "proc-macro" | null;
+  /** Present (true) when no build compiles the site: its `gates` cannot all hold together, given what each of its crate's Cargo features enables (`rt-multi-thread = ["rt"]` in `[features]`). A program never raises the error from this site. */
+  neverCompiled?: true;
   /** The gates `gates` starts with that come from outside the file: the `#[cfg(…)]` of each `mod` declaration from the crate root down to the file, and of the repository's item-wrapping macros (`cfg_rt! { … }`) around those declarations and around the site, outermost first. */
   moduleGates: string[];
   /** The items enclosing the site, outermost first (`mod`, `impl`, `trait`, `fn`, …), as the file's syntax tree shows them. */

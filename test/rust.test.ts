@@ -8,7 +8,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { cfgPredicateText, cfgValue, contextOfPath, isTestAttribute, ITEM_CONTAINERS, ITEM_MODIFIERS, metaOf, NOT_MACRO_NAMES, readAttribute, simplestCfg } from "../pipeline/rust/index.js";
+import { cfgPredicateText, cfgValue, contextOfPath, isTestAttribute, ITEM_CONTAINERS, ITEM_MODIFIERS, metaOf, NOT_MACRO_NAMES, readAttribute, simplestCfg, cfgTruth } from "../pipeline/rust/index.js";
 import { tokenize } from "../pipeline/tokens.js";
 import { packageRoot } from "../pipeline/paths.js";
 
@@ -184,4 +184,35 @@ describe("simplestCfg", () => {
     ["nonsense(x)", "nonsense(x)"],
   ];
   for (const [predicate, simplest] of CASES) it(`${predicate} is ${simplest}`, () => assert.equal(simplestCfg(predicate), simplest));
+});
+
+describe("cfgTruth", () => {
+  /** tokio's table, cut down: `rt-multi-thread` enables `rt`, `full` enables both through it. */
+  const features = new Map([
+    ["rt", []],
+    ["rt-multi-thread", ["rt"]],
+    ["full", ["rt-multi-thread", "net"]],
+    ["net", []],
+  ]);
+  /** Predicates, worked out by hand over the builds Cargo can make. */
+  const CASES: readonly (readonly [readonly string[], string])[] = [
+    [[], "always"],
+    [['feature = "rt"'], "sometimes"],
+    [['any(feature = "rt", not(feature = "rt"))'], "always"],
+    [['all(unix, not(unix))'], "never"],
+    // An implication, direct and through a chain.
+    [['feature = "rt-multi-thread"', 'not(feature = "rt")'], "never"],
+    [['all(feature = "full", not(feature = "rt"))'], "never"],
+    [['any(not(feature = "rt-multi-thread"), feature = "rt")'], "always"],
+    // The other way round holds in some builds: `rt` does not enable `rt-multi-thread`.
+    [['feature = "rt"', 'not(feature = "rt-multi-thread")'], "sometimes"],
+    // Options outside the table are free.
+    [['all(tokio_unstable, feature = "io-uring")'], "sometimes"],
+    [["any(unix"], "unknown"],
+  ];
+  for (const [predicates, truth] of CASES) it(`${predicates.join(" and ") || "no gate"}: ${truth}`, () => assert.equal(cfgTruth(predicates, features), truth));
+  it("tries no more than a bounded number of options", () => {
+    const many = `all(${Array.from({ length: 20 }, (_, i) => `o${i}`).join(", ")}, not(o0))`;
+    assert.equal(cfgTruth([many], features), "unknown");
+  });
 });

@@ -220,6 +220,25 @@ describe("records of the fixture workspace", () => {
     assert.ok(e.record.tags.includes("proc-macro"));
   });
 
+  it("say that no build compiles a site whose gates cannot hold together, given what each feature enables", () => {
+    const never = get("fast without x");
+    assert.equal(never.facts!.neverCompiled, true);
+    assert.deepEqual(never.facts!.gates, ['all(feature = "fast", not(feature = "x"))']);
+    assert.deepEqual(never.facts!.entryPoints ?? [], []);
+    assert.match(never.record.documentation ?? "", /No build compiles it/);
+    assert.equal(never.record.triggerScenarios, "None: the site is not compiled in any build of the crate.");
+    assert.equal(never.record.tryCatchPattern, null);
+    // `x` alone, or `fast` with `x`: builds exist, so nothing is said of the others.
+    for (const m of ["inside the gated module", "no value with x", "inside plain"]) assert.equal(get(m).facts!.neverCompiled, undefined, m);
+  });
+
+  it("leave out a gate that holds in every build", () => {
+    const e = get("fast or not");
+    assert.deepEqual(e.facts!.gates, []);
+    assert.equal(e.facts!.neverCompiled, undefined);
+    assert.ok((e.record.commonSituations ?? "").includes("present in every build"));
+  });
+
   it("name no caller as absent: a name match is said to be one", () => {
     for (const e of byMessage.values()) assert.ok(!/No other function in this file/.test(e.record.commonSituations ?? ""), e.record.errorMessage);
   });

@@ -17,7 +17,7 @@
 import type { Condition, Envelope, FunctionFact, MessageSource, OtherSite, ParamFact, RecordFacts, SiteFacts, SiteKind } from "../schema-types.generated.js";
 import { errorTypeOf } from "../sources/returned.js";
 import { generateGuards, type Guards } from "./guard.js";
-import { frameOf, type Frame, type Framing, ERROR_HANDLERS } from "./frame.js";
+import { callable, frameOf, type Frame, type Framing, ERROR_HANDLERS } from "./frame.js";
 import { headPaths, lastCall, receiverKind, rustString, stdFailure } from "./rust.js";
 import { type OwnWords, withOwnWords } from "./words.js";
 import { type PlaceFacts, withPlace } from "../workspace/place.js";
@@ -176,6 +176,7 @@ function strategyOf(kind: SiteKind, framing: Framing): Strategy {
     case "missing":
       return "implement-missing";
     case "invariant":
+    case "internal":
       return "fix-invariant";
     case "expansion":
       return kind === "panic" ? "catch-unwind" : "fix-invariant";
@@ -216,6 +217,7 @@ const CLASS: Record<Frame, string> = {
   missing: "not-implemented",
   invariant: "invariant-violation",
   input: "precondition",
+  internal: "internal-check",
   state: "precondition",
   path: "precondition",
   callee: "precondition",
@@ -273,8 +275,14 @@ function quoteMessage(m: string): string {
 }
 
 /** True when a user's code can name and call `fn`: `pub`, or a trait's method (called through the trait). */
-function callable(fn: FunctionFact): boolean {
-  return fn.visibility === "pub" || fn.implTrait !== null || fn.traitName !== null;
+/**
+ * True when users call the site's function itself: the symbol index lists it as its own entry
+ * point (public, reachable from the crate root); without the index, when its visibility lets
+ * other crates call it. Code written for the user (guards, calls in fixes) calls only such.
+ */
+function calledByUsers(fn: FunctionFact, facts: RecordFacts): boolean {
+  const entries = facts.entryPoints;
+  return entries === undefined ? callable(fn) : entries.some((e) => e.via.length === 1);
 }
 
 /** True for `Drop::drop`: rustc rejects calling it (E0040), and a panic there while unwinding aborts. */
@@ -355,9 +363,19 @@ function reachSentences(fn: FunctionFact | undefined, facts: RecordFacts): strin
   else if (fn.visibility === "pub") situations.push(`${code(`pub fn ${fn.name}`)}${fn.implType === null ? "" : ` of ${code(`impl ${fn.implType}`)}`}: callable from other modules (whether the crate re-exports it is not in this file).`);
   else if (fn.visibility !== null) situations.push(`${code(`${fn.visibility} fn ${fn.name}`)}: callable only where that visibility allows.`);
   else situations.push(`${code(`fn ${fn.name}`)} is private to its module: users get there only through other code of the crate.`);
-  // Note: callers are found by name; that none is found says nothing (a call through a macro, a function pointer or another file is not seen).
-  if (facts.callers.length > 0) situations.push(`In this file, ${facts.callers.map((c) => code(c)).join(", ")} ${facts.callers.length === 1 ? "calls" : "call"} a function named ${code(fn.name)} (a match by name, not a resolved call).`);
+  // Note: `facts.callers` are matched by name within the file; the prose names only the callers the symbol index resolves (entry points).
   return situations;
+}
+
+/**
+ * The guards as written for users: none for a function they do not call, nor one that reads a
+ * field of `self` (whose visibility the facts do not hold) unless it is a configuration's, which
+ * its users set (`config`: the check reads a configuration's fields).
+ */
+function usersGuards(guards: Guards, users: boolean, config: boolean): Guards {
+  const readsField = (code: string | null) => !config && code !== null && /\bself\s*\.\s*[a-z_]\w*\b(?!\s*[(:])/.test(code);
+  if (users && !readsField(guards.validationCode) && !readsField(guards.typeGuard)) return guards;
+  return { ...guards, validationCode: null, typeGuard: null, form: null };
 }
 
 /** The record's other sites (`facts.otherSites`) in words: each one's function and, when known, its deciding condition. */
@@ -387,10 +405,12 @@ function labelOf(kind: SiteKind, source: MessageSource | undefined): string {
  * Never states what the facts do not hold.
  */
 export function analysisFields(kind: SiteKind, message: string, path: string, line: number, facts: RecordFacts, sameFunction: readonly Peer[], errorClass: string | null = null, source?: MessageSource): AnalysisFields {
+  if (facts.neverCompiled === true) return neverCompiledFields(kind, path, line, facts, source);
   if (errorTypeOf(kind) === "error") return returnedFields(kind, path, line, facts, sameFunction, errorClass);
   // Note: a guard is the user's code: the library's module gates are not its own `#[cfg]`s.
-  const guards = generateGuards({ ...facts, gates: facts.gates.slice(facts.moduleGates.length) }, message);
   const framing = frameOf(kind, message, facts);
+  const users = facts.function !== undefined && calledByUsers(facts.function, facts);
+  const guards = usersGuards(generateGuards({ ...facts, gates: facts.gates.slice(facts.moduleGates.length) }, message), users, framing.configFields.length > 0);
   const strategy = strategyOf(kind, framing);
   const fn = facts.function;
   const label = labelOf(kind, source);
@@ -424,8 +444,9 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   else if (inMacro !== null) doc.push(`It sits in the tokens of ${inMacro}: the code made from those tokens raises it, and when that code runs is not in this syntax tree.`);
   if (steps.length > 0 && facts.macro === "macro_rules") doc.push(`Expansions contain it when ${cond}.`);
   else if (steps.length > 0 && tokenTree) doc.push(`${inMacro} is reached with them when ${cond}.`);
-  else if (framing.frame === "input" && who !== null && decidingText !== null && callable(fn!)) doc.push(`${who} checks what its caller passes: it ${fails} when ${decidingText}, a check of ${inputs}. The message tells the caller that this input is outside what ${who} accepts.`);
-  else if (framing.frame === "input" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers in the crate pass: it ${fails} when ${decidingText}, a check of ${inputs}. It is not public: a user's input gets there only through the crate's own calls.`);
+  else if (framing.frame === "input" && who !== null && decidingText !== null && users) doc.push(`${who} checks what its caller passes: it ${fails} when ${decidingText}, a check of ${inputs}. The message tells the caller that this input is outside what ${who} accepts.`);
+  else if (framing.frame === "input" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs}. Users do not call it directly: the values come through the public calls that reach it.`);
+  else if (framing.frame === "internal" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers in the crate pass: it ${fails} when ${decidingText}, a check of ${inputs}. No public function of the crate is known to call it: the crate's own calls pass what it checks, and a failure means one of them passed a value ${who} does not accept.`);
   else if (framing.frame === "state" && who !== null && decidingText !== null) doc.push(`It panics when ${decidingText}: a check of the value ${who} is called on (\`self\`), as the calls before left it.`);
   else if (framing.frame === "invariant" && kind.includes("assert") && decidingText !== null) doc.push(`It panics when ${decidingText}. The check reads none of the parameters${fn === undefined ? "" : ` of ${who}`}: it states an assumption of the code, and failing it means a state the code holds impossible.`);
   else if (framing.frame === "callee" && source !== undefined) doc.push(`${code(source.name)} decides whether to panic${steps.length > 0 ? `; the call is reached when ${cond}` : ""}.`);
@@ -440,7 +461,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
     ? `${subject}: expansions contain it when ${steps.length > 0 ? cond : "the macro is invoked"}; the conditions of the expanded code are not in this syntax tree.`
     : tokenTree
     ? `${steps.length > 0 ? `${subject}, ${inMacro} is reached with the site's tokens when ${cond}` : `${subject}, in the tokens of ${inMacro}`}; the conditions of the code made from those tokens are not in this syntax tree.`
-    : framing.frame === "input" && call !== null && decidingText !== null
+    : framing.frame === "input" && users && call !== null && decidingText !== null
     ? `Calling ${call} with ${names} such that${after === null ? "" : `, ${after},`} ${decidingText}${steps.length > deciding.length ? ` (on the path: ${cond})` : ""}.`
     : steps.length > 0 ? `${subject}${after === null ? "" : `, ${after}`}: ${cond}.` : fn !== undefined ? `Any call of ${code(fn.name)} that reaches line ${line}${framing.frame === "callee" ? `, when ${code(source?.name ?? "the callee")} panics` : ": nothing conditional lies between the function's entry and the site"}.` : `${subject}, unconditionally.`;
 
@@ -483,13 +504,18 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
       solutions.push("If you own the code, find which caller or earlier step breaks that assumption and fix it there; if the state is reachable on purpose, return an error the caller can handle.");
       tips.push("Keep the versions of the crates of one workspace in step: a state one crate holds impossible may come from another's different version.");
       break;
+    case "internal":
+      solutions.push(`${callee} is not called by users directly: the values it checks come from the crate's own calls. Run with \`RUST_BACKTRACE=1\` to see which of your calls led here, and check what you passed to it against its docs.`);
+      solutions.push(`If what you passed is valid, this points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)}: report it with that input.`);
+      tips.push("Read the docs of the public functions you call for the input they accept.");
+      break;
     case "input":
-      if (!callable(fn!)) solutions.push(`Find the public call of ${facts.crate === null ? "the crate" : code(facts.crate)} your code makes that gets to ${callee}${facts.callers.length > 0 ? ` (in this file, ${list(facts.callers.map(code))} ${facts.callers.length === 1 ? "calls" : "call"} a function named ${code(fn!.name)})` : ""}, and give it input for which ${avoid}.`);
+      if (!users) solutions.push(`Find the public call of ${facts.crate === null ? "the crate" : code(facts.crate)} your code makes that gets to ${callee}, and give it input for which ${avoid}.`);
       else if (kind.includes("assert") && last?.kind === "assert") solutions.push(`Call ${callee} only with ${names} such that ${assertion(last)}${steps.length > 1 ? ` (checked when ${steps.slice(0, -1).join(", then ")})` : ""}.`);
       else solutions.push(`Call ${callee} only with ${names} for which ${avoid}: other input ${kind === "declared-call" ? "fails the check" : "panics"}.`);
-      if (guards.validationCode !== null) solutions.push(`${callable(fn!) ? "Check" : "If you own the code, check"} the arguments first with the validation code, which tests the same condition and returns the message as an \`Err\`.`);
+      if (guards.validationCode !== null) solutions.push(`Check the arguments first with the validation code, which tests the same condition and returns the message as an \`Err\`.`);
       solutions.push("If you own the code, return an error for such input instead of panicking.");
-      tips.push(framing.configFields.length > 0 ? "Set configuration fields to values the code accepts when the configuration is built, and test that configuration once." : `Validate the arguments of ${callee} where they enter your program.`);
+      tips.push(framing.configFields.length > 0 ? "Set configuration fields to values the code accepts when the configuration is built, and test that configuration once." : users ? `Validate the arguments of ${callee} where they enter your program.` : "Validate what you pass to the public calls that reach it where it enters your program.");
       break;
     case "state":
       solutions.push(`${callee} panics when ${decidingText}: call it only on values for which ${avoid}, or check that state first.`);
@@ -523,7 +549,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   //   the crate's (invariant), nor a compile error (a proc-macro crate), nor raised in `Drop::drop`
   //   (whose explicit call rustc rejects), and no guard checks the input beforehand.
   const entryPoint = fn !== undefined && fn.name === "main" && fn.implType === null && fn.traitName === null;
-  const catches = fn !== undefined && facts.macro === null && !entryPoint && callable(fn) && !isDrop(fn) && !inProcMacro(facts)
+  const catches = fn !== undefined && facts.macro === null && !entryPoint && users && !isDrop(fn) && !inProcMacro(facts)
     && (framing.frame === "missing" || framing.frame === "error" || framing.frame === "callee" || (framing.frame === "path" && framing.effects) || ((framing.frame === "input" || framing.frame === "state") && guards.typeGuard === null));
   const tryCatchPattern = !catches
     ? null
@@ -594,6 +620,28 @@ const RETURNED_HOW: Partial<Record<SiteKind, string>> = {
   "ok-or": "`.ok_or(…)` or `.ok_or_else(…)`, which turn a `None` into this error",
   "map-err": "`.map_err(…)`, which turns the error of the call before it into this one",
 };
+
+/** The fields of a site no build compiles (`facts.neverCompiled`): what its gates say, and that nothing reaches it. */
+function neverCompiledFields(kind: SiteKind, path: string, line: number, facts: RecordFacts, source: MessageSource | undefined): AnalysisFields {
+  const where = itemPath(facts);
+  const place = `${where === "" ? "at the top level" : `in ${code(where)}`}${facts.crate === null ? "" : ` of ${crateNamed(facts)}`} (${code(`${path}:${line}`)})`;
+  const gates = facts.gates.map(code).join(" and ");
+  const error = errorTypeOf(kind) === "error";
+  return {
+    documentation: `${labelOf(kind, source)} ${place}, under the gates ${gates}. No build compiles it: those gates cannot all hold in one build, given what each feature of the crate enables (the \`[features]\` of its \`Cargo.toml\`). A program built from this commit never ${error ? "returns this error" : "panics"} here.`,
+    triggerScenarios: "None: the site is not compiled in any build of the crate.",
+    commonSituations: `Only in builds where ${gates} all hold, and there is no such build.`,
+    solutions: [`Nothing to change in your code for this site. If your program printed this message, another site raised it: the \`panicked at\` line names the file and line${error ? ", or the error's source tells where it was made" : ""}.`],
+    exampleFix: null,
+    handlingStrategy: error ? "handle-error" : "fix-invariant",
+    validationCode: null,
+    typeGuard: null,
+    tryCatchPattern: null,
+    preventionTips: [],
+    tags: ["rust", kind, ...(facts.crate === null ? [] : [facts.crate]), "never-compiled"],
+    backgroundTag: "never-compiled",
+  };
+}
 
 /**
  * The fields of a returned error: where its text is written or the error returned, the path

@@ -8,12 +8,13 @@
  * when the function declares it, derived from one when a `let` before the site computes it from
  * parameters (transitively); nothing here resolves types.
  */
-import type { Condition, FunctionFact, SiteFacts, SiteKind } from "../schema-types.generated.js";
+import type { Condition, FunctionFact, RecordFacts, SiteFacts, SiteKind } from "../schema-types.generated.js";
 import { boundNames, genericNames, lex, mayHaveEffects, readNames, typeNames } from "./rust.js";
 
 /**
  * How a record is framed:
- * - `input`: the deciding check reads what the caller passes (parameters, values computed from them, a config's fields);
+ * - `input`: the deciding check reads what the caller passes (parameters, values computed from them, a config's fields), and users call the function or reach it through calls the index resolves;
+ * - `internal`: such a check in a function no user call is known to reach (not public, and no entry point but by name): the crate's own calls pass what it reads;
  * - `state`: it reads only the value the method is called on (`self`), which earlier calls built;
  * - `path`: a `panic!` under branches on the function's own values (neither inputs nor `self`);
  * - `invariant`: the code says the state cannot happen (`unreachable!`, an `assert*` of its own values);
@@ -24,7 +25,7 @@ import { boundNames, genericNames, lex, mayHaveEffects, readNames, typeNames } f
  * - `callee`: the site is a call whose callee panics with the message it is given (`wrapper-call`,
  *   `declared-call`), and no condition on the way to the call reads an input: the callee decides.
  */
-export type Frame = "input" | "state" | "path" | "invariant" | "missing" | "error" | "always" | "expansion" | "callee";
+export type Frame = "input" | "internal" | "state" | "path" | "invariant" | "missing" | "error" | "always" | "expansion" | "callee";
 
 /** A record's frame and the names it rests on. */
 export interface Framing {
@@ -126,6 +127,22 @@ export function saysMissing(message: string): boolean {
   return MISSING_TEXT.test(message);
 }
 
+/** True when the function takes calls from other crates: `pub`, a trait's method, or an implementation of one. */
+export function callable(fn: FunctionFact): boolean {
+  return fn.visibility === "pub" || fn.implTrait !== null || fn.traitName !== null;
+}
+
+/**
+ * True when users' calls are known to get to the site's function: the symbol index lists it among
+ * the record's entry points, or a path to it whose links are more than name matches; without the
+ * index's entry points (`entryPoints` absent), when its visibility lets other crates call it.
+ */
+export function reachedByUsers(facts: SiteFacts | RecordFacts): boolean {
+  const entries = (facts as RecordFacts).entryPoints;
+  if (entries === undefined) return facts.function === undefined || callable(facts.function);
+  return entries.some((e) => e.confidence !== "name");
+}
+
 /** The frame of a panic site from its kind, message and facts. */
 export function frameOf(kind: SiteKind, message: string, facts: SiteFacts): Framing {
   const fn = facts.function;
@@ -147,7 +164,7 @@ export function frameOf(kind: SiteKind, message: string, facts: SiteFacts): Fram
   const closure = [...facts.conditions].reverse().find((c) => c.kind === "closure");
   if ((kind === "panic" || kind === "wrapper-call") && closure !== undefined && ERROR_HANDLERS.test(closure.callee ?? "")) return of("error");
   if ((kind === "unimplemented" || kind === "panic") && (message.trim() === "" ? kind === "unimplemented" : saysMissing(message))) return of("missing");
-  if ((params.length > 0 || configFields.length > 0 || generics.length > 0) && !effects) return of("input");
+  if ((params.length > 0 || configFields.length > 0 || generics.length > 0) && !effects) return of(reachedByUsers(facts) ? "input" : "internal");
   if (kind === "wrapper-call" || kind === "declared-call") return of("callee");
   if (deciding.length === 0) return of(kind === "unimplemented" ? "missing" : "always");
   if (kind.includes("assert")) return of("invariant");

@@ -8,7 +8,7 @@ import { recordMessage, sameContent } from "../build.js";
 import type { Envelope, OtherSite, RecordFacts } from "../schema-types.generated.js";
 import type { Site } from "../types.js";
 import type { WorkspaceLayout } from "../workspace/modules.js";
-import { placeFacts, readFacts, samePlace } from "../workspace/place.js";
+import { featuresOf, placeFacts, readFacts, samePlace, withBuilds } from "../workspace/place.js";
 import { ANALYSIS_FIELDS, type AnalysisFields, analyzeEnvelope, EMPTY_FACTS, type Peer, recordFacts, withAnalysis } from "./fields.js";
 import { reachOf, type SymbolsInput } from "./reach.js";
 
@@ -121,8 +121,9 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
     const own = reach?.[i];
     // Note: an envelope taken whole brings its site's facts (its sites may have none at hand: they were not read back).
     const takenFacts = carriedPlace ? siteFactsOf(e.facts!) : null;
-    const base = takenFacts ?? recordFacts(site, placeFacts(layout, e.record.filePath, site), fnKey === null ? [] : idsOf(fnKey).filter((id) => id !== e.record.id), otherSites(e));
-    const facts: RecordFacts = own === undefined ? base : { ...base, entryPoints: own.entryPoints, docs: own.docs };
+    const base = withBuilds(takenFacts ?? recordFacts(site, placeFacts(layout, e.record.filePath, site), fnKey === null ? [] : idsOf(fnKey).filter((id) => id !== e.record.id), otherSites(e)), featuresOf(layout, e.record.filePath));
+    // Note: code no build compiles has no way in from a user's call.
+    const facts: RecordFacts = own === undefined ? base : { ...base, entryPoints: base.neverCompiled === true ? [] : own.entryPoints, docs: own.docs };
     // Note: the keys in one order whatever the envelope came with (taken whole, it holds facts already): reproductions, then facts and related ids.
     // Note: an envelope taken whole whose facts and tests are what the index now gives keeps them as they are (its line is then taken as it was: `unchangedLines`).
     if (own !== undefined && own.example === null && carriedPlace && sameJson(e.facts, facts) && sameJson(e.reproductions ?? [], own.reproductions)) {

@@ -217,11 +217,14 @@ export function receiverKind(receiver: string): "option" | "result" | null {
   return null;
 }
 
-/** When std's methods give None or Err, by method: what a user meets when an `.expect` on them panics. */
+/**
+ * When std's methods give None or Err, by method: what a user meets when an `.expect` on them panics.
+ * Note: `get` is not among them: std's `get`s are None for different reasons (an index or key not
+ * there, a `OnceLock` not set yet), and the syntax does not show whose it is.
+ */
 const STD_FAILURES: ReadonlyMap<string, string> = new Map([
   ["first", "the slice is empty"],
   ["last", "the slice is empty"],
-  ["get", "the index or key is not there"],
   ["next", "the iterator has no more items"],
   ["pop", "the collection is empty"],
   ["find", "no item matches"],

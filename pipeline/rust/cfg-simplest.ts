@@ -7,7 +7,7 @@
 import { splitArgs, type Token, tokenize } from "../tokens.js";
 
 /** A predicate read from its tokens: an option (`unix`, `feature = "x"`), a constant, or `all`/`any`/`not` of others. */
-type Cfg = { readonly text: string } & ({ readonly option: string } | { readonly constant: boolean } | { readonly op: "all" | "any" | "not"; readonly args: readonly Cfg[] });
+export type Cfg = { readonly text: string } & ({ readonly option: string } | { readonly constant: boolean } | { readonly op: "all" | "any" | "not"; readonly args: readonly Cfg[] });
 
 /** The most options whose assignments are tried (each dropped argument is checked over all of them); a predicate of more is kept as it is. */
 const MAX_OPTIONS = 8;
@@ -52,6 +52,11 @@ function* withoutOneArgument(c: Cfg): Generator<Cfg> {
   for (let i = 0; i < c.args.length; i++) for (const inner of withoutOneArgument(c.args[i]!)) yield rebuilt(c.args.map((a, j) => (j === i ? inner : a)));
 }
 
+/** The predicate `predicate` reads as, or null when it is not one. */
+export function readPredicate(predicate: string): Cfg | null {
+  return readCfg(predicate, tokenize(predicate));
+}
+
 function readCfg(source: string, tokens: readonly Token[]): Cfg | null {
   const head = tokens[0];
   if (head === undefined || head.kind !== "ident") return null;
@@ -64,7 +69,8 @@ function readCfg(source: string, tokens: readonly Token[]): Cfg | null {
   return { text, op: head.text as "all" | "any" | "not", args: args as Cfg[] };
 }
 
-function optionsOf(c: Cfg): string[] {
+/** The options `c` names (`unix`, `feature = "x"`), with repeats. */
+export function optionsOf(c: Cfg): string[] {
   return "option" in c ? [c.option] : "op" in c ? c.args.flatMap(optionsOf) : [];
 }
 
@@ -72,7 +78,8 @@ function nodesOf(c: Cfg): Cfg[] {
   return "op" in c ? [c, ...c.args.flatMap(nodesOf)] : [c];
 }
 
-function valueOf(c: Cfg, holds: (option: string) => boolean): boolean {
+/** Whether `c` holds when exactly the options `holds` says are set. */
+export function valueOf(c: Cfg, holds: (option: string) => boolean): boolean {
   if ("option" in c) return holds(c.option);
   if ("constant" in c) return c.constant;
   if (c.op === "not") return !valueOf(c.args[0]!, holds);

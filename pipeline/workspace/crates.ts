@@ -27,6 +27,12 @@ export interface Package {
   readonly kind: CrateKind;
   /** Its targets' root files that exist in the tree, library first. */
   readonly roots: readonly CrateRoot[];
+  /**
+   * What each of its `[features]` enables of its own features, by name (`rt-multi-thread` → `rt`):
+   * entries naming another package's feature (`dep/feature`, `dep?/feature`) or only a dependency
+   * (`dep:x`) left out, since they set no `feature = "…"` of this crate.
+   */
+  readonly features: ReadonlyMap<string, readonly string[]>;
 }
 
 /** A manifest that could not be read: its path and why. */
@@ -77,7 +83,7 @@ export function readPackages(manifests: readonly { readonly path: string; readon
       for (const p of paths) if (p.startsWith(binDir) && /^[^/]+\.rs$|^[^/]+\/main\.rs$/.test(p.slice(binDir.length))) binPaths.add(p);
     }
     for (const p of [...binPaths].sort()) if (paths.has(p)) roots.push({ path: p, kind: "bin" });
-    packages.push({ name: pkg.name, dir, description, kind: roots[0]?.kind ?? (procMacro ? "proc-macro" : "lib"), roots });
+    packages.push({ name: pkg.name, dir, description, kind: roots[0]?.kind ?? (procMacro ? "proc-macro" : "lib"), roots, features: featuresOf(toml.features) });
   }
   packages.sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : a.name < b.name ? -1 : 1));
   return { packages, problems };
@@ -88,6 +94,16 @@ export function packageByDir(packages: readonly Package[], path: string): Packag
   let best: Package | null = null;
   for (const p of packages) if (within(path, p.dir) && (best === null || p.dir.length > best.dir.length)) best = p;
   return best;
+}
+
+/** The `[features]` table as own features each one enables. */
+function featuresOf(v: unknown): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const [name, enables] of Object.entries(table(v))) {
+    if (!Array.isArray(enables)) continue;
+    out.set(name, enables.filter((e): e is string => typeof e === "string" && !e.includes("/") && !e.startsWith("dep:")));
+  }
+  return out;
 }
 
 function inherited(value: unknown, fromWorkspace: unknown): string | null {

@@ -3,7 +3,9 @@
  * kind of its file, and the gates of the module and of the item-wrapping macros around the site
  * (`moduleGates`), put before the site's own in `gates`. Pure.
  */
+import { cfgTruth, type FeatureTable, type Truth } from "../rust/index.js";
 import type { RecordFacts, SiteFacts } from "../schema-types.generated.js";
+import { packageByDir } from "./crates.js";
 import { itemMacro, placeOf, type WorkspaceLayout } from "./modules.js";
 
 /** The facts the layout gives a site of `path`, to join with the site's own. */
@@ -20,7 +22,38 @@ export function placeFacts(layout: WorkspaceLayout, path: string, site: Pick<Sit
     if (wrapper === undefined) break;
     gates.push(...wrapper.gates, ...(wrapper.attribute && use.attribute !== null ? [use.attribute] : []));
   }
-  return { crate: place.package, module: place.module, crateDescription: place.description, crateKind: place.crateKind, moduleGates: [...new Set(gates)] };
+  const features = featuresOf(layout, path);
+  return { crate: place.package, module: place.module, crateDescription: place.description, crateKind: place.crateKind, moduleGates: [...new Set(gates)].filter((g) => truthOf([g], features) !== "always") };
+}
+
+/** The feature table of the package holding `path` (empty outside packages). */
+export function featuresOf(layout: WorkspaceLayout, path: string): FeatureTable {
+  return packageByDir(layout.packages, path)?.features ?? NO_FEATURES;
+}
+
+const NO_FEATURES: FeatureTable = new Map();
+const truths = new WeakMap<FeatureTable, Map<string, Truth>>();
+
+/** `cfgTruth`, remembered per feature table and predicates (the same gates stand over many sites). */
+function truthOf(predicates: readonly string[], features: FeatureTable): Truth {
+  const known = truths.get(features) ?? truths.set(features, new Map()).get(features)!;
+  const key = predicates.join("\0");
+  const hit = known.get(key);
+  if (hit !== undefined) return hit;
+  const truth = cfgTruth(predicates, features);
+  known.set(key, truth);
+  return truth;
+}
+
+/**
+ * A record's facts as Cargo builds its crate: gates that hold in every build left out of `gates`
+ * (`any(feature = "rt", not(feature = "rt"))`), and `neverCompiled` when no build holds them all
+ * (given what each feature enables); a new value.
+ */
+export function withBuilds(facts: RecordFacts, features: FeatureTable): RecordFacts {
+  const { neverCompiled: _, ...rest } = facts;
+  const gates = facts.gates.filter((g, i) => i < facts.moduleGates.length || truthOf([g], features) !== "always");
+  return { ...rest, gates, ...(truthOf(gates, features) === "never" ? { neverCompiled: true } : {}) };
 }
 
 /**
