@@ -69,7 +69,10 @@ export async function fetchRepo(input: FetchInput): Promise<FetchedRepo> {
   const failures: string[] = [];
   for (const args of attempts) {
     try {
-      await git(["--git-dir", gitDir, ...args]);
+      // Note: other runs read the clone without its lock once their commit is in it. A fetch of few
+      //   objects unpacks them one by one (commits first), so a commit could be seen before its
+      //   trees; kept as a pack, the objects appear at once, with the pack's index.
+      await git(["-c", "fetch.unpackLimit=1", "--git-dir", gitDir, ...args]);
     } catch (error) {
       if (error instanceof PipelineError) throw error;
       failures.push(firstLine(error));

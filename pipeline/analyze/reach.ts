@@ -3,12 +3,13 @@
  * public functions that reach it (entry points), the doc comments of both, and the tests that
  * trigger it (reproductions). Pure: the index and the envelopes in, per-record answers out.
  *
- * A `#[should_panic]` test is linked to the records whose pattern accepts its expected text
- * (symbols/tests.ts); of several, to those whose site the test reaches through the index, and to
- * the best match by text (`matchPanic`'s order) when it reaches none. A `#[should_panic]` test
- * without an expected text is linked to the records it reaches by calls that are not matched by
- * name alone. Doc tests are the `should_panic` examples of the docs of the record's function and
- * entry points.
+ * A `#[should_panic]` test is linked to a record only where the code says which panic it expects:
+ * the one record whose pattern accepts its expected text (symbols/tests.ts) and whose site the
+ * test reaches through the index, or of several it reaches, the one its text matches whole when no
+ * other does; when it reaches none, the record its text matches whole when no other does. A test
+ * without an expected text, or whose text several records accept alike, names no record: which of
+ * them fails first is not in the syntax. Doc tests are the `should_panic` examples of the docs of
+ * the record's function and entry points.
  */
 import { permalink } from "../build.js";
 import type { DocQuote, EntryPoint as EntryPointFact, Envelope, Reproduction, SiteFacts } from "../schema-types.generated.js";
@@ -60,22 +61,19 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
   for (const test of input.tests) {
     const node = index.functionAt(test.path, test.line);
     const reached = node === null ? null : index.reachedFrom(node);
-    if (test.expected === "") {
-      if (reached === null) continue;
-      for (const id of reached.ids()) {
-        if (reached.confidence(id) === "name" || id === node!.id) continue;
-        for (const i of byTarget.get(id) ?? []) if (envelopes[i]!.record.errorType === "panic") linked[i]!.push({ test, how: "should-panic-reached", via: reached.via(id) });
-      }
-      continue;
-    }
-    // Note: each expected text is matched once; of its records, those the test reaches are linked, else the best.
+    if (test.expected === "") continue;
+    // Note: each expected text is matched once.
     const matches = expecting.get(test.expected) ?? expecting.set(test.expected, recordsExpecting(test.expected, version)).get(test.expected)!;
     const reaching = reached === null ? [] : matches.flatMap((m) => {
       const i = at.get(m.id)!;
-      return targets[i] !== null && reached.confidence(targets[i]!.id) !== undefined ? [{ i, via: reached.via(targets[i]!.id) }] : [];
+      return targets[i] !== null && reached.confidence(targets[i]!.id) !== undefined ? [{ i, via: reached.via(targets[i]!.id), how: m.how }] : [];
     });
-    if (reaching.length > 0) for (const { i, via } of reaching) linked[i]!.push({ test, how: "should-panic-reached", via });
-    else if (matches.length > 0) linked[at.get(matches[0]!.id)!]!.push({ test, how: "should-panic-text" });
+    const chosen = onlyOne(reaching);
+    if (chosen !== null) linked[chosen.i]!.push({ test, how: "should-panic-reached", via: chosen.via });
+    else if (reaching.length === 0) {
+      const text = onlyOne(matches);
+      if (text !== null && text.how === "whole") linked[at.get(text.id)!]!.push({ test, how: "should-panic-text" });
+    }
   }
   const entryCache = new Map<number, ReturnType<SymbolIndex["entryPoints"]>>();
   return envelopes.map((_, i) => {
@@ -95,6 +93,13 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
       example: best === undefined ? null : { name: best.test.name, path: best.test.path, line: best.test.line, body: best.test.fn.body! },
     };
   });
+}
+
+/** The one candidate, or of several the one matched whole when no other is; null when none or several stand alike. */
+function onlyOne<T extends { readonly how: string }>(candidates: readonly T[]): T | null {
+  if (candidates.length <= 1) return candidates[0] ?? null;
+  const whole = candidates.filter((c) => c.how === "whole");
+  return whole.length === 1 ? whole[0]! : null;
 }
 
 /** The function (or `macro_rules!` macro) a site at `path:line` sits in, by the index; null when none. */
