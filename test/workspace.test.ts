@@ -239,6 +239,16 @@ describe("records of the fixture workspace", () => {
     assert.ok((e.record.commonSituations ?? "").includes("present in every build"));
   });
 
+  it("explain a panic in the tokens a proc macro quotes as one of the user's program, at run time", () => {
+    const e = get("Failed building the Gamma runtime");
+    assert.equal(e.facts!.crateKind, "proc-macro");
+    assert.equal(e.facts!.macro, "quote");
+    const doc = e.record.documentation ?? "";
+    assert.ok(!doc.includes("error: proc-macro derive panicked"), doc);
+    assert.match(doc, /panics at run time when that code runs, not while compiling/);
+    assert.ok(!/is reached with them when/.test(doc), "the site's own check is no step on the way to the macro");
+  });
+
   it("name no caller as absent: a name match is said to be one", () => {
     for (const e of byMessage.values()) assert.ok(!/No other function in this file/.test(e.record.commonSituations ?? ""), e.record.errorMessage);
   });

@@ -17,7 +17,7 @@
 import type { Condition, Envelope, FunctionFact, MessageSource, OtherSite, ParamFact, RecordFacts, SiteFacts, SiteKind } from "../schema-types.generated.js";
 import { errorTypeOf } from "../sources/returned.js";
 import { generateGuards, type Guards } from "./guard.js";
-import { callable, frameOf, type Frame, type Framing, ERROR_HANDLERS } from "./frame.js";
+import { callable, frameOf, type Frame, type Framing, ERROR_HANDLERS, isCatchAll } from "./frame.js";
 import { headPaths, lastCall, receiverKind, rustString, stdFailure } from "./rust.js";
 import { type OwnWords, withOwnWords } from "./words.js";
 import { type PlaceFacts, withPlace } from "../workspace/place.js";
@@ -81,11 +81,6 @@ function code(s: string): string {
 
 function itemPath(facts: SiteFacts): string {
   return facts.items.map((i) => (i.kind === "impl" ? `impl ${i.name}` : i.kind === "macro-rules" ? `macro_rules! ${i.name}` : `${i.kind} ${i.name}`)).join(" → ");
-}
-
-function isCatchAll(pattern: string): boolean {
-  const p = pattern.trim();
-  return p === "_" || /^[a-z_]\w*$/.test(p);
 }
 
 /** One step of the path condition in words; snippets in code spans are verbatim source. */
@@ -205,6 +200,9 @@ function classTag(framing: Framing, facts: SiteFacts): string[] {
 function procMacroNote(crate: string | null, message: string): string {
   return `${crate === null ? "This crate" : code(crate)} is a proc-macro crate: the panic happens inside rustc while it expands the macro in a user's crate, and that user sees a compile error (\`error: proc-macro derive panicked\` for a derive, \`error: custom attribute panicked\` for an attribute, \`error: proc macro panicked\` for a function-like macro) with \`= help: message: ${quoteMessage(message).slice(1, -1)}\`; no run-time code of theirs can catch it.`;
 }
+
+/** The macros whose tokens a proc macro emits as code (the `quote` and `syn` crates'). */
+const QUOTING: ReadonlySet<string> = new Set(["quote", "quote_spanned", "parse_quote", "parse_quote_spanned"]);
 
 /** A solution that advises `catch_unwind` is no advice for a proc macro's panic (it ends the user's build): the input is what to change. */
 function withoutCatchUnwind(solution: string): string {
@@ -431,6 +429,8 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   const after = guards.lets.length > 0 ? `after ${guards.lets.map(code).join(" ")}` : null;
   const last = facts.conditions.at(-1);
   const cond = steps.length > 0 ? steps.join(", then ") : null;
+  /** The steps that lead to another macro's tokens: the site's own check (an `assert*`'s, an `.expect`'s) is part of the code made from them. */
+  const reachSteps = tokenTree && (last?.kind === "expect" || last?.kind === "assert") ? steps.slice(0, -1) : steps;
   const decidingText = deciding.length > 0 ? deciding.join(", then ") : null;
   const avoid = decidingText === null ? null : avoidance(framing);
 
@@ -440,15 +440,18 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   if (kind === "todo") doc.push("`todo!` marks code that is not written yet: reaching it always panics.");
   if (kind === "unimplemented" && framing.frame === "missing") doc.push("`unimplemented!` marks a path the code does not implement: reaching it always panics.");
   if (kind === "unreachable") doc.push("`unreachable!` states that the author holds this point unreachable: reaching it means an assumption of the code does not hold, a bug of the crate or a use it does not foresee, not an argument the message names.");
-  if (facts.macro === "macro_rules") doc.push("It sits in a `macro_rules!` body: every expansion through its arm contains it; what the expanded code does around it is not in this syntax tree.");
-  else if (inMacro !== null) doc.push(`It sits in the tokens of ${inMacro}: the code made from those tokens raises it, and when that code runs is not in this syntax tree.`);
+  if (facts.macro === "macro_rules") doc.push("It sits in a `macro_rules!` body: every expansion through its arm contains it. The body is read as tokens, so the conditions around the site inside it (in the excerpt) are not analysed here.");
+  else if (inMacro !== null) doc.push(`It sits in the tokens of ${inMacro}: the code made from those tokens raises it. Those tokens are not analysed as code here, so when that code runs is not worked out (read the excerpt).`);
   if (steps.length > 0 && facts.macro === "macro_rules") doc.push(`Expansions contain it when ${cond}.`);
-  else if (steps.length > 0 && tokenTree) doc.push(`${inMacro} is reached with them when ${cond}.`);
+  else if (steps.length > 0 && tokenTree) {
+    if (reachSteps.length > 0) doc.push(`${inMacro} is reached with them when ${reachSteps.join(", then ")}.`);
+  }
   else if (framing.frame === "input" && who !== null && decidingText !== null && users) doc.push(`${who} checks what its caller passes: it ${fails} when ${decidingText}, a check of ${inputs}. The message tells the caller that this input is outside what ${who} accepts.`);
   else if (framing.frame === "input" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs}. Users do not call it directly: the values come through the public calls that reach it.`);
   else if (framing.frame === "internal" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers in the crate pass: it ${fails} when ${decidingText}, a check of ${inputs}. No public function of the crate is known to call it: the crate's own calls pass what it checks, and a failure means one of them passed a value ${who} does not accept.`);
   else if (framing.frame === "state" && who !== null && decidingText !== null) doc.push(`It panics when ${decidingText}: a check of the value ${who} is called on (\`self\`), as the calls before left it.`);
   else if (framing.frame === "invariant" && kind.includes("assert") && decidingText !== null) doc.push(`It panics when ${decidingText}. The check reads none of the parameters${fn === undefined ? "" : ` of ${who}`}: it states an assumption of the code, and failing it means a state the code holds impossible.`);
+  else if (framing.frame === "callee" && source !== undefined && kind === "declared-call") doc.push(`${code(source.name)} only carries the message: the panic comes where the code that gets its result turns it into one${steps.length > 0 ? `. The call is reached when ${cond}` : ""}.`);
   else if (framing.frame === "callee" && source !== undefined) doc.push(`${code(source.name)} decides whether to panic${steps.length > 0 ? `; the call is reached when ${cond}` : ""}.`);
   else if (steps.length > 0) doc.push(`${after === null ? "It" : `${after[0]!.toUpperCase()}${after.slice(1)}, it`} is raised when ${cond}.`);
   else if (fnName !== null && framing.frame !== "callee" && facts.macro === null) doc.push(noBranchSentence(fnName, gates));
@@ -458,9 +461,9 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   const subject = fn === undefined ? (facts.items.length > 0 ? `In ${code(itemPath(facts))}` : "Here") : `In ${fnName}`;
   const call = fn === undefined ? null : code(callOf(fn));
   const trigger = facts.macro === "macro_rules"
-    ? `${subject}: expansions contain it when ${steps.length > 0 ? cond : "the macro is invoked"}; the conditions of the expanded code are not in this syntax tree.`
+    ? `${subject}: expansions contain it when ${steps.length > 0 ? cond : "the macro is invoked"}; the conditions inside the macro's body are not analysed here (read the excerpt).`
     : tokenTree
-    ? `${steps.length > 0 ? `${subject}, ${inMacro} is reached with the site's tokens when ${cond}` : `${subject}, in the tokens of ${inMacro}`}; the conditions of the code made from those tokens are not in this syntax tree.`
+    ? `${reachSteps.length > 0 ? `${subject}, ${inMacro} is reached with the site's tokens when ${reachSteps.join(", then ")}` : `${subject}, in the tokens of ${inMacro}`}; the conditions of the code made from those tokens are not analysed here (read the excerpt).`
     : framing.frame === "input" && users && call !== null && decidingText !== null
     ? `Calling ${call} with ${names} such that${after === null ? "" : `, ${after},`} ${decidingText}${steps.length > deciding.length ? ` (on the path: ${cond})` : ""}.`
     : steps.length > 0 ? `${subject}${after === null ? "" : `, ${after}`}: ${cond}.` : fn !== undefined ? `Any call of ${code(fn.name)} that reaches line ${line}${framing.frame === "callee" ? `, when ${code(source?.name ?? "the callee")} panics` : ": nothing conditional lies between the function's entry and the site"}.` : `${subject}, unconditionally.`;
@@ -494,7 +497,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
     case "missing":
       if (decidingText !== null && (framing.params.length > 0 || framing.generics.length > 0)) solutions.push(`Call ${callee} only with ${list([...framing.params, ...framing.generics].map(code))} for which ${avoid}: ${callee} does not implement the other cases.`);
       else if (fn?.traitName != null && decidingText === null) solutions.push(`Call ${callee} only on types whose ${code(fn.traitName)} implementation overrides it: this default body is not implemented.`);
-      else if (fn?.implTrait != null) solutions.push(`${decidingText === null ? `${code(fn.implType ?? "")} does not implement ${code(`${traitOf(fn)}::${fn.name}`)}` : `${code(fn.implType ?? "")}'s ${code(`${traitOf(fn)}::${fn.name}`)} does not implement the case where ${decidingText}`}: with this type the operation is not available; use another type that implements ${code(traitOf(fn))}, or a version of ${facts.crate === null ? "the crate" : code(facts.crate)} that implements it.`);
+      else if (fn?.implTrait != null) solutions.push(`${decidingText === null ? `${code(fn.implType ?? "")} does not implement ${code(`${traitOf(fn)}::${fn.name}`)}` : `${code(fn.implType ?? "")}'s ${code(`${traitOf(fn)}::${fn.name}`)} does not implement the case where ${decidingText}`}: with this type the operation is not available; use another type that implements ${code(traitOf(fn))}.`);
       else solutions.push(decidingText === null ? `Do not call ${callee}: the path is not implemented in this version.` : `Avoid inputs for which ${decidingText}: ${callee} does not implement that case.`);
       solutions.push(`If you own the code, implement the missing path or return an error instead of ${label}.`);
       tips.push(`Before relying on ${callee}, check which cases it implements.`);
@@ -530,9 +533,10 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
       tips.push(`Validate the arguments of ${callee} where they enter your program.`);
       break;
     case "callee":
-      solutions.push(`The panic's condition is in ${code(source?.name ?? "the callee")}: read it for what it checks, and pass input it accepts to ${callee}.`);
+      if (kind === "declared-call" && cond !== null) solutions.push(`The message is registered when ${cond}: ${users ? `call ${callee} only with input for which that does not hold` : "give the public call that reaches it input for which that does not hold"}.`);
+      else solutions.push(`The panic's condition is in ${code(source?.name ?? "the callee")}: read it for what it checks, and pass input it accepts to ${callee}.`);
       solutions.push("If you own the code, return an error instead of panicking.");
-      tips.push(`Validate the arguments of ${callee} where they enter your program.`);
+      tips.push(users ? `Validate the arguments of ${callee} where they enter your program.` : "Validate what you pass to the public calls that reach it where it enters your program.");
       break;
     case "always":
     case "expansion":
@@ -567,8 +571,11 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
     return f ? [`feature-${f[1]}`] : g === "debug_assertions" ? ["debug-only"] : [];
   }), ...classTag(framing, facts), ...(facts.macro === null ? [] : ["in-macro"]), ...(facts.crateKind === "proc-macro" ? ["proc-macro"] : [])];
 
-  const procMacro = facts.crateKind === "proc-macro";
+  // Note: in a proc-macro crate, the tokens of `quote!` are the code the macro writes into its user's crate: a panic there happens when that code runs.
+  const generated = facts.crateKind === "proc-macro" && (facts.macroPath ?? []).concat(facts.macro === null ? [] : [{ name: facts.macro, attribute: null }]).some((m) => QUOTING.has(m.name));
+  const procMacro = facts.crateKind === "proc-macro" && !generated;
   if (procMacro) doc.push(procMacroNote(facts.crate, message));
+  if (generated) doc.push(`${facts.crate === null ? "This crate" : code(facts.crate)} is a proc-macro crate, and the site is in the tokens it quotes: the macro writes this code into the crate that uses it, where it panics at run time when that code runs, not while compiling.`);
   return {
     documentation: doc.join(" "),
     triggerScenarios: trigger,
@@ -657,9 +664,14 @@ function returnedFields(kind: SiteKind, path: string, line: number, facts: Recor
   const how = RETURNED_HOW[kind] ?? "`Err(…)`";
   const place = `${where === "" ? "" : `in ${code(where)}`}${facts.crate === null ? "" : `${where === "" ? "in" : " of"} ${crateNamed(facts)}`} (${code(`${path}:${line}`)})`.trim();
   const value = kind === "err-return" || kind === "ok-or" || kind === "map-err";
+  // Note: an `Err` inside a closure is the closure's value: it goes to whoever calls the closure, not out of the function.
+  const closure = value ? lastClosure(facts) : undefined;
+  const returner = closure !== undefined
+    ? `A closure${closure.callee === undefined ? "" : ` passed to ${code(closure.callee)}`}${fn === undefined ? "" : ` in ${code(`fn ${fn.name}`)}`}`
+    : fn === undefined ? "The code" : code(`fn ${fn.name}`);
   const doc: string[] = [
     value
-      ? `${fn === undefined ? "The code" : code(`fn ${fn.name}`)} returns ${shown} through ${how}, ${place}${gates === "" ? "" : `, compiled only with ${gates}`}.`
+      ? `${returner} returns ${shown} through ${how}, ${place}${gates === "" ? "" : `, compiled only with ${gates}`}.${closure === undefined ? "" : " The closure's caller gets it: where it goes from there is not worked out here."}`
       : `The \`Display\` text of ${shown}, written by ${how}, ${place}${gates === "" ? "" : `, compiled only with ${gates}`}: what \`{}\`, \`to_string()\` and a log line show of it.`,
     "It is an error value returned to the caller, not a panic: the program goes on unless a caller calls `unwrap()` or `expect()` on it, which panics with its Debug form.",
   ];
@@ -673,7 +685,7 @@ function returnedFields(kind: SiteKind, path: string, line: number, facts: Recor
     ? `${subject}${steps.length > 0 ? `, when ${steps.join(", then ")},` : ""} the \`Result\` before \`.map_err\` on line ${line} is an \`Err\`.`
     : steps.length > 0 ? `${subject}: ${steps.join(", then ")}.` : `${subject}: every call that reaches line ${line} returns it.`;
   const situations: string[] = [buildsSentence(gates)];
-  if (value && fn !== undefined) {
+  if (value && fn !== undefined && closure === undefined) {
     if (fn.implTrait !== null) situations.push(`${code(fn.name)} implements ${code(`${fn.implTrait}::${fn.name}`)} for ${code(fn.implType ?? "")}: every call of that trait method on this type may return it.`);
     else if (fn.traitName !== null) situations.push(`${code(fn.name)} is a default method of trait ${code(fn.traitName)}: implementations that do not override it may return it.`);
     else if (fn.visibility === "pub") situations.push(`${code(`pub fn ${fn.name}`)}: callable from other modules (whether the crate re-exports it is not in this file), which get the error as its return value.`);
@@ -681,7 +693,7 @@ function returnedFields(kind: SiteKind, path: string, line: number, facts: Recor
     if (sameFunction.length > 0) situations.push(`The same function returns ${sameFunction.length === 1 ? "another catalogued error" : `${sameFunction.length} other catalogued errors`}: ${sameFunction.slice(0, 4).map((p) => quoteMessage(p.message)).join("; ")}${sameFunction.length > 4 ? "; …" : ""}.`);
   }
   const callee = fn === undefined ? "the call" : code(fn.name);
-  const solutions = [`Handle the error where ${value ? `${callee} returns it` : "it is returned"}: \`match\` on the \`Result\`, or pass it on with \`?\`; \`unwrap()\` and \`expect()\` turn it into a panic.`];
+  const solutions = [`Handle the error where ${value && closure === undefined ? `${callee} returns it` : "it reaches your code"}: \`match\` on the \`Result\`, or pass it on with \`?\`; \`unwrap()\` and \`expect()\` turn it into a panic.`];
   if (errorClass !== null && errorClass.includes("::")) solutions.push(`To handle this case apart from the others, match the \`${errorClass.slice(errorClass.lastIndexOf("::") + 2)}\` variant of \`${errorClass.slice(0, errorClass.lastIndexOf("::"))}\`.`);
   // Note: a path condition of branches alone says what a caller can check beforehand; one through a loop or a closure does not.
   if (value && steps.length > 0 && facts.conditions.every((c) => c.kind === "if" || c.kind === "match" || c.kind === "if-let" || c.kind === "let-else")) solutions.push(`It is not returned unless ${steps.join(", then ")}: check that beforehand to avoid it.`);

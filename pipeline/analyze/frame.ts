@@ -122,6 +122,12 @@ function configFieldsOf(src: string, fn: FunctionFact | undefined): string[] {
   return [...out].sort();
 }
 
+/** True for a `match` arm pattern that takes every value left (`_`, a binding). */
+export function isCatchAll(pattern: string): boolean {
+  const p = pattern.trim();
+  return p === "_" || /^[a-z_]\w*$/.test(p);
+}
+
 /** True when the message says the path is not implemented or not supported. */
 export function saysMissing(message: string): boolean {
   return MISSING_TEXT.test(message);
@@ -163,8 +169,13 @@ export function frameOf(kind: SiteKind, message: string, facts: SiteFacts): Fram
   if (kind === "unreachable") return of("invariant");
   const closure = [...facts.conditions].reverse().find((c) => c.kind === "closure");
   if ((kind === "panic" || kind === "wrapper-call") && closure !== undefined && ERROR_HANDLERS.test(closure.callee ?? "")) return of("error");
-  if ((kind === "unimplemented" || kind === "panic") && (message.trim() === "" ? kind === "unimplemented" : saysMissing(message))) return of("missing");
-  if ((params.length > 0 || configFields.length > 0 || generics.length > 0) && !effects) return of(reachedByUsers(facts) ? "input" : "internal");
+  const readsInput = (params.length > 0 || configFields.length > 0 || generics.length > 0) && !effects;
+  // Note: a `panic!` that says "unsupported" in the catch-all arm of a `match` on what the caller
+  //   passes rejects the values the arms before it do not handle (a dtype outside those); in an arm
+  //   of its own, or from `unimplemented!`, it marks a path not implemented.
+  const rejectsRest = kind === "panic" && readsInput && last?.kind === "match" && isCatchAll(last.pattern ?? "") && (last.earlierArms ?? []).length > 0;
+  if ((kind === "unimplemented" || (kind === "panic" && !rejectsRest)) && (message.trim() === "" ? kind === "unimplemented" : saysMissing(message))) return of("missing");
+  if (readsInput) return of(reachedByUsers(facts) ? "input" : "internal");
   if (kind === "wrapper-call" || kind === "declared-call") return of("callee");
   if (deciding.length === 0) return of(kind === "unimplemented" ? "missing" : "always");
   if (kind.includes("assert")) return of("invariant");
