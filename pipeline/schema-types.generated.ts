@@ -332,6 +332,8 @@ export interface SiteFacts {
   exitInPath: boolean;
   /** True when a `return`, `break`, `continue` or `?` lies in the function body before the outermost step of the path condition. */
   exitBeforePath: boolean;
+  /** Present (true) when the site is evaluated while compiling: inside a `const { … }` block, or the value of a `const` or `static` item. A failure there is rustc's error E0080 (`evaluation panicked: …`) when the crate is built, never a panic of a running program. */
+  compileTime?: true;
   /** For a site in the body of an item-level `name! { … }` (`cfg_rt! { fn f() { … } }`): its facts with that body read as items (the items, function and path condition inside it; `macroPath` the whole list, `macro` the innermost invocation not read as items), `depth` the number of `macroPath`'s outermost invocations so read. A record takes them when each of those is an item-wrapping macro of the repository. Absent otherwise. */
   asItems?: ItemsReading;
 }
@@ -370,6 +372,8 @@ export interface RecordFacts {
   exitInPath: boolean;
   /** True when a `return`, `break`, `continue` or `?` lies in the function body before the outermost step of the path condition. */
   exitBeforePath: boolean;
+  /** Present (true) when the site is evaluated while compiling: inside a `const { … }` block, or the value of a `const` or `static` item. A failure there is rustc's error E0080 (`evaluation panicked: …`) when the crate is built, never a panic of a running program. */
+  compileTime?: true;
   /** Ids of the other records raised in the same function, sorted. */
   sameFunction: string[];
   /** The record's other occurrences, in occurrence order: where each sits and, for those whose own syntax tree was read (the first of the message in its file), the path condition to it. Absent when the record has one site. */

@@ -100,6 +100,7 @@ describe("golden facts and fields", () => {
           exitBeforePath: f.exitBeforePath,
           conditions: f.conditions,
           otherSites: f.otherSites ?? [],
+          compileTime: f.compileTime ?? false,
           ...e.record,
         };
         assert.deepEqual(project(actual, want), want);

@@ -40,6 +40,8 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
   let tokenRoot: ViewNode | null = null;
   /** Where the outermost step of the path condition starts (the site itself when there is none). */
   let outerStart = node.start;
+  /** True once a `const { … }` block or a `const`/`static` item's value holds the site, with no function or closure between. */
+  let compileTime = false;
 
   for (let k = 1; k < chain.length; k++) {
     const a = chain[k]!;
@@ -116,10 +118,14 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
         items.push({ kind: "impl", name: trait === null ? type : `${trait.text} for ${type}`, visibility: null, line: a.line });
         break;
       }
+      case "const_block":
+        if (inBody && !conditions.some((c) => c.kind === "closure")) compileTime = true;
+        break;
       case "trait_item":
       case "mod_item":
       case "const_item":
       case "static_item":
+        if ((a.type === "const_item" || a.type === "static_item") && inBody && !conditions.some((c) => c.kind === "closure")) compileTime = true;
         items.push({ kind: a.type.slice(0, -"_item".length) as ItemFact["kind"], name: a.fieldText("name"), visibility: visibility(a), line: a.line });
         break;
       case "declaration_list":
@@ -153,6 +159,7 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
     boundInside: [...new Set([...inside.matchAll(LET)].flatMap((m) => boundNames(m[1]!)))].sort(),
     exitInPath: EXIT.test(inside),
     exitBeforePath: EXIT.test(code(text.slice(bodyStart, outerStart))),
+    ...(compileTime ? { compileTime: true as const } : {}),
   };
 }
 

@@ -404,6 +404,7 @@ function labelOf(kind: SiteKind, source: MessageSource | undefined): string {
  */
 export function analysisFields(kind: SiteKind, message: string, path: string, line: number, facts: RecordFacts, sameFunction: readonly Peer[], errorClass: string | null = null, source?: MessageSource): AnalysisFields {
   if (facts.neverCompiled === true) return neverCompiledFields(kind, path, line, facts, source);
+  if (facts.compileTime === true) return compileTimeFields(kind, message, path, line, facts, source);
   if (errorTypeOf(kind) === "error") return returnedFields(kind, path, line, facts, sameFunction, errorClass);
   // Note: a guard is the user's code: the library's module gates are not its own `#[cfg]`s.
   const framing = frameOf(kind, message, facts);
@@ -627,6 +628,29 @@ const RETURNED_HOW: Partial<Record<SiteKind, string>> = {
   "ok-or": "`.ok_or(…)` or `.ok_or_else(…)`, which turn a `None` into this error",
   "map-err": "`.map_err(…)`, which turns the error of the call before it into this one",
 };
+
+/** The fields of a site rustc evaluates while compiling (`facts.compileTime`): a failure is the build's error E0080, never a run-time panic. */
+function compileTimeFields(kind: SiteKind, message: string, path: string, line: number, facts: RecordFacts, source: MessageSource | undefined): AnalysisFields {
+  const where = itemPath(facts);
+  const place = `${where === "" ? "at the top level" : `in ${code(where)}`}${facts.crate === null ? "" : ` of ${crateNamed(facts)}`} (${code(`${path}:${line}`)})`;
+  const gates = facts.gates.map(code).join(" and ");
+  const check = facts.conditions.at(-1);
+  const fails = check?.kind === "assert" ? ` when ${describeCondition(check)}` : "";
+  return {
+    documentation: `${labelOf(kind, source)} ${place}${compiledOnly(gates)}, evaluated while compiling: it is in a \`const\` context. If it fails${fails}, building the crate stops with rustc's error \`error[E0080]: evaluation panicked: ${quoteMessage(message).slice(1, -1)}\`; a running program never panics here.`,
+    triggerScenarios: `Building the crate${gates === "" ? "" : ` with ${gates}`} for a target or with types${fails === "" ? " for which the constant's evaluation panics" : ` for which it fails${fails}`}.`,
+    commonSituations: buildsSentence(gates),
+    solutions: ["Nothing to handle at run time. If a build stops with this error, the target or the types it is built for do not meet what the constant checks: build for a target that does, or report it to the crate's maintainers."],
+    exampleFix: null,
+    handlingStrategy: "fix-invariant",
+    validationCode: null,
+    typeGuard: null,
+    tryCatchPattern: null,
+    preventionTips: [],
+    tags: ["rust", kind, ...(facts.crate === null ? [] : [facts.crate]), "compile-time"],
+    backgroundTag: "compile-time-check",
+  };
+}
 
 /** The fields of a site no build compiles (`facts.neverCompiled`): what its gates say, and that nothing reaches it. */
 function neverCompiledFields(kind: SiteKind, path: string, line: number, facts: RecordFacts, source: MessageSource | undefined): AnalysisFields {
