@@ -121,14 +121,14 @@ describe("golden facts and fields", () => {
     const at = (line: number) => cases.find((c) => c.name === "frames")!.envelopes.find((x) => x.record.lineNumber === line)!.record;
     assert.match(at(9).documentation!, /a check of the configuration field `size`/);
     assert.match(at(16).documentation!, /reads none of the parameters of `counter`/);
-    assert.match(at(45).documentation!, /`self\.tx\.send\(\(\)\)` is an Err, if `send` is std's, which returns a Result/);
+    assert.match(at(45).documentation!, /`self\.tx\.send\(\(\)\)` is an Err \(if `send` is std's, a guess from its name alone: std's is an Err when the receiver is dropped\)/);
     assert.match(at(45).commonSituations!, /Drop::drop`: a value dropped while another panic unwinds/);
     // A long macro arm is named by its line, not restated.
     assert.match(at(117).triggerScenarios!, /the invocation takes the `macro_rules!` arm of line 115/);
     assert.doesNotMatch(at(117).triggerScenarios!, /\$fifth/);
     // A drop that raises only when no other panic unwinds never aborts the process.
     assert.doesNotMatch(at(109).commonSituations!, /abort/);
-    assert.match(at(58).documentation!, /`values\.first\(\)` holds no value \(None\), if `first` is std's/);
+    assert.match(at(58).documentation!, /`values\.first\(\)` holds no value \(None\) \(if `first` is std's, a guess from its name alone/);
     assert.doesNotMatch(at(58).documentation!, /Err/);
     assert.match(at(63).documentation!, /the generic parameters `DM` and `DV`/);
     assert.match(at(77).commonSituations!, /also raised at one other site: `right` \(`crates\/fixture\/src\/frames\.rs:83`\)/);

@@ -232,6 +232,13 @@ describe("records of the fixture workspace", () => {
     for (const m of ["inside the gated module", "no value with x", "inside plain"]) assert.equal(get(m).facts!.neverCompiled, undefined, m);
   });
 
+  it("say of a message of placeholders alone that the value's text shows through", () => {
+    const e = get("{}");
+    assert.equal(e.facts!.function?.name, "rethrow");
+    assert.match(e.record.documentation ?? "", /Its text is only what `\{\}` formats/);
+    assert.doesNotMatch(get("inside plain").record.documentation ?? "", /Its text is only/);
+  });
+
   it("leave out a gate that holds in every build", () => {
     const e = get("fast or not");
     assert.deepEqual(e.facts!.gates, []);

@@ -147,7 +147,8 @@ function emptyState(receiver: string): string {
   const kind = receiverKind(receiver);
   const by = lastCall(receiver);
   const why = stdFailure(receiver);
-  const std = by === undefined ? "" : `, if \`${by}\` is std's, which returns ${kind === "option" ? "an Option" : "a Result"}${why === null ? "" : ` that is ${kind === "option" ? "None" : "an Err"} when ${why}`}`;
+  // Note: a guess from the method's name alone, said as one: the receiver's type is not resolved.
+  const std = by === undefined || why === null ? "" : ` (if \`${by}\` is std's, a guess from its name alone: std's is ${kind === "option" ? "None" : "an Err"} when ${why})`;
   if (kind === "option") return `holds no value (None)${std}`;
   if (kind === "result") return `is an Err${std} (the panic message ends with the error's Debug form)`;
   return "is None or an Err (which one, the syntax does not show)";
@@ -199,6 +200,12 @@ function classTag(framing: Framing, facts: SiteFacts): string[] {
 /** What a panic in a proc-macro crate is to its users: an error of their compilation, with the message as rustc's help line. */
 function procMacroNote(crate: string | null, message: string): string {
   return `${crate === null ? "This crate" : code(crate)} is a proc-macro crate: the panic happens inside rustc while it expands the macro in a user's crate, and that user sees a compile error (\`error: proc-macro derive panicked\` for a derive, \`error: custom attribute panicked\` for an attribute, \`error: proc macro panicked\` for a function-like macro) with \`= help: message: ${quoteMessage(message).slice(1, -1)}\`; no run-time code of theirs can catch it.`;
+}
+
+/** For a message that is only placeholders (`{}`, `{err:?}`): that its text is what the values print, so the place identifies it; else nothing. */
+function onlyHoles(message: string): string[] {
+  if (!/^(?:\s*\{[^{}]*\})+\s*$/.test(message)) return [];
+  return [`Its text is only what ${code(message.trim())} formats: the value's own text (often another error's) shows through, so its pattern accepts any message and the place (the \`panicked at\` line, or the code that made the value) is what identifies it.`];
 }
 
 /** The macros whose tokens a proc macro emits as code (the `quote` and `syn` crates'). */
@@ -405,7 +412,7 @@ function labelOf(kind: SiteKind, source: MessageSource | undefined): string {
 export function analysisFields(kind: SiteKind, message: string, path: string, line: number, facts: RecordFacts, sameFunction: readonly Peer[], errorClass: string | null = null, source?: MessageSource): AnalysisFields {
   if (facts.neverCompiled === true) return neverCompiledFields(kind, path, line, facts, source);
   if (facts.compileTime === true) return compileTimeFields(kind, message, path, line, facts, source);
-  if (errorTypeOf(kind) === "error") return returnedFields(kind, path, line, facts, sameFunction, errorClass);
+  if (errorTypeOf(kind) === "error") return returnedFields(kind, message, path, line, facts, sameFunction, errorClass);
   // Note: a guard is the user's code: the library's module gates are not its own `#[cfg]`s.
   const framing = frameOf(kind, message, facts);
   const users = facts.function !== undefined && calledByUsers(facts.function, facts);
@@ -438,6 +445,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   // documentation
   const place = `${where === "" ? "at the top level" : `in ${code(where)}`}${facts.crate === null ? "" : ` of ${crateNamed(facts)}`} (${code(`${path}:${line}`)})`;
   const doc: string[] = [`${label} ${place}${compiledOnly(gates)}.`];
+  doc.push(...onlyHoles(message));
   if (kind === "todo") doc.push("`todo!` marks code that is not written yet: reaching it always panics.");
   if (kind === "unimplemented" && framing.frame === "missing") doc.push("`unimplemented!` marks a path the code does not implement: reaching it always panics.");
   if (kind === "unreachable") doc.push("`unreachable!` states that the author holds this point unreachable: reaching it means an assumption of the code does not hold, a bug of the crate or a use it does not foresee, not an argument the message names.");
@@ -679,7 +687,7 @@ function neverCompiledFields(kind: SiteKind, path: string, line: number, facts: 
  * condition to it when the facts hold one, and that the caller handles it (`?`, `match`), as no
  * panic is raised there. Guards, `catch_unwind` and example fixes are a panic's: null here.
  */
-function returnedFields(kind: SiteKind, path: string, line: number, facts: RecordFacts, sameFunction: readonly Peer[], errorClass: string | null): AnalysisFields {
+function returnedFields(kind: SiteKind, message: string, path: string, line: number, facts: RecordFacts, sameFunction: readonly Peer[], errorClass: string | null): AnalysisFields {
   const fn = facts.function;
   const where = itemPath(facts);
   const gates = facts.gates.map(code).join(" and ");
@@ -698,6 +706,7 @@ function returnedFields(kind: SiteKind, path: string, line: number, facts: Recor
       ? `${returner} returns ${shown} through ${how}, ${place}${gates === "" ? "" : `, compiled only with ${gates}`}.${closure === undefined ? "" : " The closure's caller gets it: where it goes from there is not worked out here."}`
       : `The \`Display\` text of ${shown}, written by ${how}, ${place}${gates === "" ? "" : `, compiled only with ${gates}`}: what \`{}\`, \`to_string()\` and a log line show of it.`,
     "It is an error value returned to the caller, not a panic: the program goes on unless a caller calls `unwrap()` or `expect()` on it, which panics with its Debug form.",
+    ...onlyHoles(message),
   ];
   if (value && steps.length > 0) doc.push(`It is returned when ${steps.join(", then ")}.`);
   const subject = fn === undefined ? "Here" : `In ${code(`fn ${fn.name}`)}`;
@@ -713,7 +722,7 @@ function returnedFields(kind: SiteKind, path: string, line: number, facts: Recor
     if (fn.implTrait !== null) situations.push(`${code(fn.name)} implements ${code(`${fn.implTrait}::${fn.name}`)} for ${code(fn.implType ?? "")}: every call of that trait method on this type may return it.`);
     else if (fn.traitName !== null) situations.push(`${code(fn.name)} is a default method of trait ${code(fn.traitName)}: implementations that do not override it may return it.`);
     else if (fn.visibility === "pub") situations.push(`${code(`pub fn ${fn.name}`)}: callable from other modules (whether the crate re-exports it is not in this file), which get the error as its return value.`);
-    else situations.push(`${code(`${fn.visibility === null ? "" : `${fn.visibility} `}fn ${fn.name}`)} returns it to other code of the crate, which may pass it on.`);
+    else situations.push(`${code(`${fn.visibility === null ? "" : `${fn.visibility} `}fn ${fn.name}`)} returns it to other code of the crate; whether that code passes it on to users is not worked out here.`);
     if (sameFunction.length > 0) situations.push(`The same function returns ${sameFunction.length === 1 ? "another catalogued error" : `${sameFunction.length} other catalogued errors`}: ${sameFunction.slice(0, 4).map((p) => quoteMessage(p.message)).join("; ")}${sameFunction.length > 4 ? "; …" : ""}.`);
   }
   const callee = fn === undefined ? "the call" : code(fn.name);

@@ -63,11 +63,10 @@ export function withOwnWords<F extends Prose>(fields: F, facts: RecordFacts, own
   const trigger: string[] = [fields.triggerScenarios];
   const itself = entries.find((e) => e.via.length === 1);
   const outside = entries.filter((e) => e.via.length > 1);
-  // Note: paths with a link matched by name alone are named only when no surer one is known, and then as such.
   const sure = outside.filter((e) => e.confidence !== "name");
   if (itself !== undefined) trigger.push(`Users call ${code(itself.symbol)} itself: it is public, in a module its crate's root makes reachable.`);
+  // Note: a path with a link matched by name alone is left out of the prose (the facts list it, with its confidence).
   if (sure.length > 0) trigger.push(`Users reach it through ${sure.map(entryPhrase).join("; ")}.`);
-  else if (itself === undefined && outside.length > 0) trigger.push(`Users may reach it through ${outside.slice(0, 2).map(entryPhrase).join("; ")}.`);
   for (const d of docs) if (d.of === "entry-point" && d.panics !== null) trigger.push(ended(`The docs of ${code(d.symbol)} say under “# Panics”: ${quote(d.panics)}`));
   // Note: a test is said to reach the site and to expect a message the record's pattern accepts, not to raise this very record: several checks may print the text it expects.
   const reaching = (own?.reproductions ?? []).filter((r) => r.how === "should-panic-reached");
