@@ -699,7 +699,7 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
   // Note: an `Err` inside a closure is the closure's value: it goes to whoever calls the closure, not out of the function.
   const closure = value ? lastClosure(facts) : undefined;
   const returner = closure !== undefined
-    ? `A closure${closure.callee === undefined ? "" : ` passed to ${code(closure.callee)}`}${fn === undefined ? "" : ` in ${code(`fn ${fn.name}`)}`}`
+    ? `A closure${closure.callee === undefined ? "" : ` passed to ${code(closure.callee)}`}`
     : fn === undefined ? "The code" : code(`fn ${fn.name}`);
   const doc: string[] = [
     value
