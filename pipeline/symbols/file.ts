@@ -97,9 +97,11 @@ interface Scope {
   readonly visibility?: string | null;
 }
 
-/** The symbols of `text` (see the module's doc comment). Never throws on bad Rust: what does not read as an item is skipped. */
-export function indexFile(text: string): FileSymbols {
-  const t = tokenize(text);
+/**
+ * The symbols of `text` (see the module's doc comment); `t`: its tokens (`tokenize`), when the
+ * caller has them. Never throws on bad Rust: what does not read as an item is skipped.
+ */
+export function indexFile(text: string, t: readonly Token[] = tokenize(text)): FileSymbols {
   const n = t.length;
   const pair = matching(t);
   const lineOf = lineCounter(text);
