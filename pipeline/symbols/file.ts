@@ -94,6 +94,8 @@ interface Scope {
   readonly pub?: boolean;
   readonly test?: boolean;
   readonly calls?: CallFact[];
+  /** What `calls` holds, for telling a new callee. */
+  readonly called?: Set<CallFact>;
   readonly visibility?: string | null;
 }
 
@@ -111,6 +113,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
   const reexports: string[] = [];
   const modules: [string, boolean][] = [];
   const types: [string, boolean][] = [];
+  /** Each `use` alias, with the last segment of the path it names. */
   const aliases = new Map<string, string>();
   const stack: Scope[] = [];
   const top = () => stack.at(-1);
@@ -176,7 +179,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       }
       const calls: CallFact[] = [];
       pending.push({ fn: head.expected !== undefined ? { ...fn, body: bodyLines(text, t[j]!.start, t[pair[j]!]!.end) } : fn, calls });
-      stack.push({ kind: "fn", close: pair[j]!, calls, test });
+      stack.push({ kind: "fn", close: pair[j]!, calls, called: new Set(), test });
       i = j;
       continue;
     }
@@ -213,7 +216,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       const head = itemHead(text, t, pair, i);
       for (const [alias, path] of usePaths(t.slice(i + 1, j))) {
         uses.push([alias, path]);
-        if (alias !== "*" && alias !== "_") aliases.set(alias, path);
+        if (alias !== "*" && alias !== "_") aliases.set(alias, path.split("::").at(-1)!);
         if (head.visibility === "pub") reexports.push(path);
       }
       i = j;
@@ -222,7 +225,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
     if (tok.text === "macro_rules" && next?.text === "!" && t[i + 2]?.kind === "ident" && t[i + 3]?.kind === "open") {
       const calls: CallFact[] = [];
       macros.push({ name: t[i + 2]!.text, line: lineOf(tok.start), calls });
-      stack.push({ kind: "macro", close: pair[i + 3]!, name: t[i + 2]!.text, calls, test: inTest() });
+      stack.push({ kind: "macro", close: pair[i + 3]!, name: t[i + 2]!.text, calls, called: new Set(), test: inTest() });
       i += 3;
       continue;
     }
@@ -234,7 +237,10 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
     if (into === undefined) continue;
     const call = callAt(t, i, selfType(), aliases);
     // Note: each callee once per function (the index asks who calls whom, not how often).
-    if (call !== null && !into.calls!.includes(call)) into.calls!.push(call);
+    if (call !== null && !into.called!.has(call)) {
+      into.called!.add(call);
+      into.calls!.push(call);
+    }
   }
   // Note: a function whose body never closes ends the file.
   while (pending.length > 0) {
@@ -333,7 +339,9 @@ function itemHead(text: string, t: readonly Token[], pair: Int32Array, at: numbe
   // Outer attributes, last first; the doc comment lines in the trivia between them.
   for (;;) {
     const gapStart = j >= 0 ? t[j]!.end : 0;
-    docs.unshift(docLines(text.slice(gapStart, end)));
+    // Note: most gaps hold no `///`: they are not sliced.
+    const lines = hasDocMarker(text, gapStart, end) ? docLines(text.slice(gapStart, end)) : "";
+    if (lines !== "") docs.push(lines);
     if (j < 1 || t[j]!.text !== "]" || t[pair[j]! - 1]?.text !== "#") break;
     const open = pair[j]!;
     const name = t[open + 1]?.text ?? "";
@@ -346,12 +354,20 @@ function itemHead(text: string, t: readonly Token[], pair: Int32Array, at: numbe
     end = t[open - 1]!.start;
     j = open - 2;
   }
-  const doc = parseDoc(docs.filter((d) => d !== "").join("\n"));
+  const doc = docs.length === 0 ? null : parseDoc(docs.reverse().join("\n"));
   return { visibility, test, ...(expected === undefined ? {} : { expected }), ...(doc === null ? {} : { doc }) };
 }
 
 /** The last word of an attribute that marks a test function (`#[test]`, `#[tokio::test]`, `#[rstest]`). */
 const TEST_MARKS = new Set(["test", "rstest", "wasm_bindgen_test", "test_case"]);
+
+/** True when `text` holds `///` between `from` and `to`. */
+function hasDocMarker(text: string, from: number, to: number): boolean {
+  for (let k = from; k + 3 <= to; k++) {
+    if (text.charCodeAt(k) === 47 && text.charCodeAt(k + 1) === 47 && text.charCodeAt(k + 2) === 47) return true;
+  }
+  return false;
+}
 
 /** The `///` lines of a stretch of trivia, the markers and one space taken off. */
 function docLines(trivia: string): string {
@@ -442,6 +458,9 @@ function join(a: string, b: string): string {
   return a === "" ? b : b === "" ? a : `${a}::${b}`;
 }
 
+/** The length of the longest keyword: a longer name is none (spares the lookup). */
+const LONGEST_KEYWORD = Math.max(...[...KEYWORDS].map((k) => k.length));
+
 /** The call whose name is the identifier at `i`, as a `CallFact` key; null when it is none. */
 function callAt(t: readonly Token[], i: number, self: string | null, aliases: ReadonlyMap<string, string>): string | null {
   const name = t[i]!.text;
@@ -451,14 +470,15 @@ function callAt(t: readonly Token[], i: number, self: string | null, aliases: Re
   const next = t[after];
   if (next === undefined) return null;
   if (next.text === "!" && t[after + 1]?.kind === "open" && t[i - 1]?.text !== "::" && name !== "macro_rules") return `${name}!`;
-  if (next.text !== "(" || KEYWORDS.has(name) && name !== "self" && name !== "Self") return null;
+  if (next.text !== "(" || (name.length <= LONGEST_KEYWORD && KEYWORDS.has(name) && name !== "self" && name !== "Self")) return null;
   if (name === "self" || name === "Self") return null;
   const prev = t[i - 1];
   if (prev?.text === "fn") return null;
   if (prev?.text === ".") return t[i - 2]?.text === "self" && t[i - 3]?.text !== "." ? `self.${name}` : `.${name}`;
   if (prev?.text !== "::") {
     // Note: an upper-case name called alone is a tuple struct's or variant's constructor.
-    if (/^[A-Z]/.test(name)) return null;
+    const first = name.charCodeAt(0);
+    if (first >= 65 && first <= 90) return null;
     return name;
   }
   // A path: the segment before the last `::` (generics and `<T as Trait>` read through).
@@ -481,7 +501,7 @@ function callAt(t: readonly Token[], i: number, self: string | null, aliases: Re
   if (qualifier === null) return name;
   if (qualifier === "Self") qualifier = self ?? "Self";
   else if (qualifier === "self" || qualifier === "super" || qualifier === "crate") return name;
-  else qualifier = aliases.get(qualifier)?.split("::").at(-1) ?? qualifier;
+  else qualifier = aliases.get(qualifier) ?? qualifier;
   return `${qualifier}::${name}`;
 }
 
