@@ -81,6 +81,9 @@ export interface FileSymbols {
 /** Tokens after which `impl` or `trait` is a type (`x: impl Fn()`, `&dyn Trait`), not an item. */
 const TYPE_POSITION = new Set(["::", "(", ":", "->", "&", "<", ",", "dyn", "=", "+", "as"]);
 
+/** The lengths of the keywords the index's walk looks for (`fn`, `mod`, `use`, `impl`, `enum`, `trait`, `union`, `struct`, `macro_rules`), as bits. */
+const ITEM_WORD_LENGTHS = (1 << 2) | (1 << 3) | (1 << 4) | (1 << 5) | (1 << 6) | (1 << 11);
+
 /** Item modifiers that may stand between a visibility and `fn`. */
 const MODIFIERS = new Set(["const", "async", "unsafe", "extern", "default", "safe"]);
 
@@ -148,7 +151,9 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
     if (tok.kind !== "ident") continue;
     const next = t[i + 1];
     // Items.
-    if (tok.text === "fn" && next?.kind === "ident" && (t[i + 2]?.text === "(" || t[i + 2]?.text === "<")) {
+    // Note: a word is compared with the item keywords only when it is as long as one of them (most are not).
+    const word = (ITEM_WORD_LENGTHS >> tok.text.length) & 1 ? tok.text : "";
+    if (word === "fn" && next?.kind === "ident" && (t[i + 2]?.text === "(" || t[i + 2]?.text === "<")) {
       const head = itemHead(text, t, pair, i);
       let j = i + 2;
       while (j < n && t[j]!.text !== "{" && t[j]!.text !== ";") j = t[j]!.kind === "open" ? pair[j]! + 1 : j + 1;
@@ -183,19 +188,19 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       i = j;
       continue;
     }
-    if ((tok.text === "impl" || tok.text === "trait") && !TYPE_POSITION.has(t[i - 1]?.text ?? "")) {
+    if ((word === "impl" || word === "trait") && !TYPE_POSITION.has(t[i - 1]?.text ?? "")) {
       let j = i + 1;
       while (j < n && t[j]!.text !== "{" && t[j]!.text !== ";") j = t[j]!.kind === "open" ? pair[j]! + 1 : j + 1;
       if (j >= n || t[j]!.text === ";") continue;
       const header = text.slice(tok.start, t[j]!.start);
       const head = itemHead(text, t, pair, i);
-      const owner = tok.text === "trait" ? (next?.kind === "ident" ? next.text : null) : itemName(header, "impl");
-      const trait = tok.text === "trait" ? owner : implTrait(header);
-      stack.push({ kind: tok.text, close: pair[j]!, owner, trait, test: head.test, visibility: head.visibility });
+      const owner = word === "trait" ? (next?.kind === "ident" ? next.text : null) : itemName(header, "impl");
+      const trait = word === "trait" ? owner : implTrait(header);
+      stack.push({ kind: word, close: pair[j]!, owner, trait, test: head.test, visibility: head.visibility });
       i = j;
       continue;
     }
-    if (tok.text === "mod" && next?.kind === "ident") {
+    if (word === "mod" && next?.kind === "ident") {
       const head = itemHead(text, t, pair, i);
       const after = t[i + 2];
       const pub = head.visibility === "pub";
@@ -206,11 +211,11 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       }
       continue;
     }
-    if ((tok.text === "struct" || tok.text === "enum" || tok.text === "union") && next?.kind === "ident" && !inTest() && t[i - 1]?.text !== "::") {
+    if ((word === "struct" || word === "enum" || word === "union") && next?.kind === "ident" && !inTest() && t[i - 1]?.text !== "::") {
       types.push([next.text, itemHead(text, t, pair, i).visibility === "pub"]);
       continue;
     }
-    if (tok.text === "use" && !inTest()) {
+    if (word === "use" && !inTest()) {
       let j = i + 1;
       while (j < n && t[j]!.text !== ";" && t[j]!.text !== "}") j = t[j]!.kind === "open" ? pair[j]! + 1 : j + 1;
       const head = itemHead(text, t, pair, i);
@@ -222,7 +227,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       i = j;
       continue;
     }
-    if (tok.text === "macro_rules" && next?.text === "!" && t[i + 2]?.kind === "ident" && t[i + 3]?.kind === "open") {
+    if (word === "macro_rules" && next?.text === "!" && t[i + 2]?.kind === "ident" && t[i + 3]?.kind === "open") {
       const calls: CallFact[] = [];
       macros.push({ name: t[i + 2]!.text, line: lineOf(tok.start), calls });
       stack.push({ kind: "macro", close: pair[i + 3]!, name: t[i + 2]!.text, calls, called: new Set(), test: inTest() });
@@ -235,7 +240,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
     if (after !== "(" && after !== "!" && after !== "::") continue;
     const into = collector();
     if (into === undefined) continue;
-    const call = callAt(t, i, selfType(), aliases);
+    const call = callAt(t, i, selfType, aliases);
     // Note: each callee once per function (the index asks who calls whom, not how often).
     if (call !== null && !into.called!.has(call)) {
       into.called!.add(call);
@@ -461,8 +466,8 @@ function join(a: string, b: string): string {
 /** The length of the longest keyword: a longer name is none (spares the lookup). */
 const LONGEST_KEYWORD = Math.max(...[...KEYWORDS].map((k) => k.length));
 
-/** The call whose name is the identifier at `i`, as a `CallFact` key; null when it is none. */
-function callAt(t: readonly Token[], i: number, self: string | null, aliases: ReadonlyMap<string, string>): string | null {
+/** The call whose name is the identifier at `i`, as a `CallFact` key; null when it is none. `self`: the type `Self` names there (asked only for a `Self::` path). */
+function callAt(t: readonly Token[], i: number, self: () => string | null, aliases: ReadonlyMap<string, string>): string | null {
   const name = t[i]!.text;
   let after = i + 1;
   // A turbofish: `f::<T>(`.
@@ -499,7 +504,7 @@ function callAt(t: readonly Token[], i: number, self: string | null, aliases: Re
     else if (t[k - 1]?.text === "::" && t[k - 2]?.kind === "ident") qualifier = t[k - 2]!.text;
   } else if (t[k]?.kind === "ident") qualifier = t[k]!.text;
   if (qualifier === null) return name;
-  if (qualifier === "Self") qualifier = self ?? "Self";
+  if (qualifier === "Self") qualifier = self() ?? "Self";
   else if (qualifier === "self" || qualifier === "super" || qualifier === "crate") return name;
   else qualifier = aliases.get(qualifier) ?? qualifier;
   return `${qualifier}::${name}`;
