@@ -151,7 +151,8 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
     if (tok.kind !== "ident") continue;
     const next = t[i + 1];
     // Items.
-    // Note: a word is compared with the item keywords only when it is as long as one of them (most are not).
+    // Note: a word is compared with the item keywords only when it is as long as one of them (most
+    //   are not; one of 32 characters or more may be compared too, as the shift wraps).
     const word = (ITEM_WORD_LENGTHS >> tok.text.length) & 1 ? tok.text : "";
     if (word === "fn" && next?.kind === "ident" && (t[i + 2]?.text === "(" || t[i + 2]?.text === "<")) {
       const head = itemHead(text, t, pair, i);
