@@ -135,7 +135,8 @@ export function startFile(file: { readonly path: string; readonly blob: string; 
       });
       const sites = found.filter((site) => site !== null);
       forgetIndexedWords();
-      return { path: file.path, blob: file.blob, sites, parseErrors: view?.hasError ?? false, parsed: view !== null, testModules: testModuleNames(text), ...modulesOf(text), ...sources.facts(found), symbols: indexFile(text) };
+      const tokens = tokenize(text);
+      return { path: file.path, blob: file.blob, sites, parseErrors: view?.hasError ?? false, parsed: view !== null, testModules: testModuleNames(text, tokens), ...modulesOf(text, tokens), ...sources.facts(found), symbols: indexFile(text, tokens) };
     },
   };
 }
@@ -169,12 +170,13 @@ function callersIn(text: string, layout: Layout, takes: ReadonlySet<Spot> | null
 
 /** What a file without candidate text yields: no sites, no parse, its test-module declarations. */
 export function extractUnparsed(file: { readonly path: string; readonly blob: string; readonly text: string }): FileSites {
-  return { path: file.path, blob: file.blob, sites: [], parseErrors: false, parsed: false, testModules: testModuleNames(file.text), ...modulesOf(file.text), ...callsOf(file.text), symbols: indexFile(file.text) };
+  const tokens = tokenize(file.text);
+  return { path: file.path, blob: file.blob, sites: [], parseErrors: false, parsed: false, testModules: testModuleNames(file.text, tokens), ...modulesOf(file.text, tokens), ...callsOf(file.text), symbols: indexFile(file.text, tokens) };
 }
 
-/** The file's `mod` items and item-wrapping macros (`scanModules`), as a field only when there are any. */
-function modulesOf(text: string): { modules?: ModuleScan } {
-  const scan = scanModules(text);
+/** The file's `mod` items and item-wrapping macros (`scanModules`, `tokens` the text's), as a field only when there are any. */
+function modulesOf(text: string, tokens: readonly Token[]): { modules?: ModuleScan } {
+  const scan = scanModules(text, tokens);
   return scan === EMPTY_SCAN || (scan.mods.length === 0 && scan.macros.length === 0 && scan.moduleMacros === undefined && scan.invokes === undefined) ? {} : { modules: scan };
 }
 
@@ -464,16 +466,16 @@ function mayHaveTestAttribute(node: ViewNode): boolean {
  * Names of the modules a file declares test-only and keeps in files of their own
  * (`#[cfg(test)] mod tests;`, any attribute `isTestAttribute` accepts, other attributes and
  * `pub(…)` around it), in source order. Pure; comments and strings never count.
+ * `tokens`: the text's (`tokenize`), when the caller has them.
  * Note: read with the lexer, not the tree, because files without panic candidates are never
  *   parsed; `mayDeclareTestModule` spares lexing most files.
  */
-export function testModuleNames(text: string): string[] {
-  return mayDeclareTestModule(text) ? declaredTestModules(text) : [];
+export function testModuleNames(text: string, tokens?: readonly Token[]): string[] {
+  return mayDeclareTestModule(text) ? declaredTestModules(text, tokens) : [];
 }
 
 /** What `testModuleNames` gives, read with the lexer without asking the pre-filter first. */
-export function declaredTestModules(text: string): string[] {
-  const tokens = tokenize(text);
+export function declaredTestModules(text: string, tokens: readonly Token[] = tokenize(text)): string[] {
   const names: string[] = [];
   for (let i = 0; i + 2 < tokens.length; i++) {
     if (tokens[i]!.text !== "mod" || tokens[i + 1]!.kind !== "ident" || tokens[i + 2]!.text !== ";") continue;

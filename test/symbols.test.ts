@@ -11,6 +11,7 @@ import { before, describe, it } from "node:test";
 import { run } from "../pipeline/run.js";
 import type { Envelope } from "../pipeline/schema-types.generated.js";
 import { indexFile, parseDoc } from "../pipeline/symbols/file.js";
+import { tokenize } from "../pipeline/tokens.js";
 import { readVersion } from "../pipeline/write.js";
 import { writeConfig } from "./helpers/config.js";
 import { fixture, makeRepo } from "./helpers/git.js";
@@ -78,6 +79,28 @@ describe("indexFile", () => {
     assert.equal(big.test, true);
     assert.equal(big.expected, 'too "big"');
     assert.equal(big.body, "fn big() { go!(1); }");
+  });
+
+  it("joins the doc lines around attributes, names an alias's callee by its path's last segment, and keeps each callee once", () => {
+    const text = [
+      "use a::b::Inner as Alias;",
+      "/// First line.",
+      "#[inline]",
+      "/// Second line.",
+      "//// not a doc line",
+      "#[must_use]",
+      "pub fn f() {",
+      "    Alias::make();",
+      "    g();",
+      "    Alias::make();",
+      "    g();",
+      "    If(1);",
+      "}",
+    ].join("\n");
+    const f = indexFile(text).functions[0]!;
+    assert.deepEqual(f.doc, { summary: "First line. Second line.", panics: null });
+    assert.deepEqual(f.calls, ["Inner::make", "g"]);
+    assert.deepEqual(indexFile(text, tokenize(text)), indexFile(text), "the same read from tokens handed in");
   });
 
   it("takes a doc comment's first paragraph and its # Panics section up to the next heading", () => {

@@ -81,6 +81,9 @@ export interface FileSymbols {
 /** Tokens after which `impl` or `trait` is a type (`x: impl Fn()`, `&dyn Trait`), not an item. */
 const TYPE_POSITION = new Set(["::", "(", ":", "->", "&", "<", ",", "dyn", "=", "+", "as"]);
 
+/** The lengths of the keywords the index's walk looks for (`fn`, `mod`, `use`, `impl`, `enum`, `trait`, `union`, `struct`, `macro_rules`), as bits. */
+const ITEM_WORD_LENGTHS = (1 << 2) | (1 << 3) | (1 << 4) | (1 << 5) | (1 << 6) | (1 << 11);
+
 /** Item modifiers that may stand between a visibility and `fn`. */
 const MODIFIERS = new Set(["const", "async", "unsafe", "extern", "default", "safe"]);
 
@@ -94,12 +97,16 @@ interface Scope {
   readonly pub?: boolean;
   readonly test?: boolean;
   readonly calls?: CallFact[];
+  /** What `calls` holds, for telling a new callee. */
+  readonly called?: Set<CallFact>;
   readonly visibility?: string | null;
 }
 
-/** The symbols of `text` (see the module's doc comment). Never throws on bad Rust: what does not read as an item is skipped. */
-export function indexFile(text: string): FileSymbols {
-  const t = tokenize(text);
+/**
+ * The symbols of `text` (see the module's doc comment); `t`: its tokens (`tokenize`), when the
+ * caller has them. Never throws on bad Rust: what does not read as an item is skipped.
+ */
+export function indexFile(text: string, t: readonly Token[] = tokenize(text)): FileSymbols {
   const n = t.length;
   const pair = matching(t);
   const lineOf = lineCounter(text);
@@ -109,6 +116,7 @@ export function indexFile(text: string): FileSymbols {
   const reexports: string[] = [];
   const modules: [string, boolean][] = [];
   const types: [string, boolean][] = [];
+  /** Each `use` alias, with the last segment of the path it names. */
   const aliases = new Map<string, string>();
   const stack: Scope[] = [];
   const top = () => stack.at(-1);
@@ -143,7 +151,10 @@ export function indexFile(text: string): FileSymbols {
     if (tok.kind !== "ident") continue;
     const next = t[i + 1];
     // Items.
-    if (tok.text === "fn" && next?.kind === "ident" && (t[i + 2]?.text === "(" || t[i + 2]?.text === "<")) {
+    // Note: a word is compared with the item keywords only when it is as long as one of them (most
+    //   are not; one of 32 characters or more may be compared too, as the shift wraps).
+    const word = (ITEM_WORD_LENGTHS >> tok.text.length) & 1 ? tok.text : "";
+    if (word === "fn" && next?.kind === "ident" && (t[i + 2]?.text === "(" || t[i + 2]?.text === "<")) {
       const head = itemHead(text, t, pair, i);
       let j = i + 2;
       while (j < n && t[j]!.text !== "{" && t[j]!.text !== ";") j = t[j]!.kind === "open" ? pair[j]! + 1 : j + 1;
@@ -174,23 +185,23 @@ export function indexFile(text: string): FileSymbols {
       }
       const calls: CallFact[] = [];
       pending.push({ fn: head.expected !== undefined ? { ...fn, body: bodyLines(text, t[j]!.start, t[pair[j]!]!.end) } : fn, calls });
-      stack.push({ kind: "fn", close: pair[j]!, calls, test });
+      stack.push({ kind: "fn", close: pair[j]!, calls, called: new Set(), test });
       i = j;
       continue;
     }
-    if ((tok.text === "impl" || tok.text === "trait") && !TYPE_POSITION.has(t[i - 1]?.text ?? "")) {
+    if ((word === "impl" || word === "trait") && !TYPE_POSITION.has(t[i - 1]?.text ?? "")) {
       let j = i + 1;
       while (j < n && t[j]!.text !== "{" && t[j]!.text !== ";") j = t[j]!.kind === "open" ? pair[j]! + 1 : j + 1;
       if (j >= n || t[j]!.text === ";") continue;
       const header = text.slice(tok.start, t[j]!.start);
       const head = itemHead(text, t, pair, i);
-      const owner = tok.text === "trait" ? (next?.kind === "ident" ? next.text : null) : itemName(header, "impl");
-      const trait = tok.text === "trait" ? owner : implTrait(header);
-      stack.push({ kind: tok.text, close: pair[j]!, owner, trait, test: head.test, visibility: head.visibility });
+      const owner = word === "trait" ? (next?.kind === "ident" ? next.text : null) : itemName(header, "impl");
+      const trait = word === "trait" ? owner : implTrait(header);
+      stack.push({ kind: word, close: pair[j]!, owner, trait, test: head.test, visibility: head.visibility });
       i = j;
       continue;
     }
-    if (tok.text === "mod" && next?.kind === "ident") {
+    if (word === "mod" && next?.kind === "ident") {
       const head = itemHead(text, t, pair, i);
       const after = t[i + 2];
       const pub = head.visibility === "pub";
@@ -201,26 +212,26 @@ export function indexFile(text: string): FileSymbols {
       }
       continue;
     }
-    if ((tok.text === "struct" || tok.text === "enum" || tok.text === "union") && next?.kind === "ident" && !inTest() && t[i - 1]?.text !== "::") {
+    if ((word === "struct" || word === "enum" || word === "union") && next?.kind === "ident" && !inTest() && t[i - 1]?.text !== "::") {
       types.push([next.text, itemHead(text, t, pair, i).visibility === "pub"]);
       continue;
     }
-    if (tok.text === "use" && !inTest()) {
+    if (word === "use" && !inTest()) {
       let j = i + 1;
       while (j < n && t[j]!.text !== ";" && t[j]!.text !== "}") j = t[j]!.kind === "open" ? pair[j]! + 1 : j + 1;
       const head = itemHead(text, t, pair, i);
       for (const [alias, path] of usePaths(t.slice(i + 1, j))) {
         uses.push([alias, path]);
-        if (alias !== "*" && alias !== "_") aliases.set(alias, path);
+        if (alias !== "*" && alias !== "_") aliases.set(alias, path.split("::").at(-1)!);
         if (head.visibility === "pub") reexports.push(path);
       }
       i = j;
       continue;
     }
-    if (tok.text === "macro_rules" && next?.text === "!" && t[i + 2]?.kind === "ident" && t[i + 3]?.kind === "open") {
+    if (word === "macro_rules" && next?.text === "!" && t[i + 2]?.kind === "ident" && t[i + 3]?.kind === "open") {
       const calls: CallFact[] = [];
       macros.push({ name: t[i + 2]!.text, line: lineOf(tok.start), calls });
-      stack.push({ kind: "macro", close: pair[i + 3]!, name: t[i + 2]!.text, calls, test: inTest() });
+      stack.push({ kind: "macro", close: pair[i + 3]!, name: t[i + 2]!.text, calls, called: new Set(), test: inTest() });
       i += 3;
       continue;
     }
@@ -230,9 +241,12 @@ export function indexFile(text: string): FileSymbols {
     if (after !== "(" && after !== "!" && after !== "::") continue;
     const into = collector();
     if (into === undefined) continue;
-    const call = callAt(t, i, selfType(), aliases);
+    const call = callAt(t, i, selfType, aliases);
     // Note: each callee once per function (the index asks who calls whom, not how often).
-    if (call !== null && !into.calls!.includes(call)) into.calls!.push(call);
+    if (call !== null && !into.called!.has(call)) {
+      into.called!.add(call);
+      into.calls!.push(call);
+    }
   }
   // Note: a function whose body never closes ends the file.
   while (pending.length > 0) {
@@ -331,7 +345,9 @@ function itemHead(text: string, t: readonly Token[], pair: Int32Array, at: numbe
   // Outer attributes, last first; the doc comment lines in the trivia between them.
   for (;;) {
     const gapStart = j >= 0 ? t[j]!.end : 0;
-    docs.unshift(docLines(text.slice(gapStart, end)));
+    // Note: most gaps hold no `///`: they are not sliced.
+    const lines = hasDocMarker(text, gapStart, end) ? docLines(text.slice(gapStart, end)) : "";
+    if (lines !== "") docs.push(lines);
     if (j < 1 || t[j]!.text !== "]" || t[pair[j]! - 1]?.text !== "#") break;
     const open = pair[j]!;
     const name = t[open + 1]?.text ?? "";
@@ -344,12 +360,20 @@ function itemHead(text: string, t: readonly Token[], pair: Int32Array, at: numbe
     end = t[open - 1]!.start;
     j = open - 2;
   }
-  const doc = parseDoc(docs.filter((d) => d !== "").join("\n"));
+  const doc = docs.length === 0 ? null : parseDoc(docs.reverse().join("\n"));
   return { visibility, test, ...(expected === undefined ? {} : { expected }), ...(doc === null ? {} : { doc }) };
 }
 
 /** The last word of an attribute that marks a test function (`#[test]`, `#[tokio::test]`, `#[rstest]`). */
 const TEST_MARKS = new Set(["test", "rstest", "wasm_bindgen_test", "test_case"]);
+
+/** True when `text` holds `///` between `from` and `to`. */
+function hasDocMarker(text: string, from: number, to: number): boolean {
+  for (let k = from; k + 3 <= to; k++) {
+    if (text.charCodeAt(k) === 47 && text.charCodeAt(k + 1) === 47 && text.charCodeAt(k + 2) === 47) return true;
+  }
+  return false;
+}
 
 /** The `///` lines of a stretch of trivia, the markers and one space taken off. */
 function docLines(trivia: string): string {
@@ -440,8 +464,11 @@ function join(a: string, b: string): string {
   return a === "" ? b : b === "" ? a : `${a}::${b}`;
 }
 
-/** The call whose name is the identifier at `i`, as a `CallFact` key; null when it is none. */
-function callAt(t: readonly Token[], i: number, self: string | null, aliases: ReadonlyMap<string, string>): string | null {
+/** The length of the longest keyword: a longer name is none (spares the lookup). */
+const LONGEST_KEYWORD = Math.max(...[...KEYWORDS].map((k) => k.length));
+
+/** The call whose name is the identifier at `i`, as a `CallFact` key; null when it is none. `self`: the type `Self` names there (asked only for a `Self::` path). */
+function callAt(t: readonly Token[], i: number, self: () => string | null, aliases: ReadonlyMap<string, string>): string | null {
   const name = t[i]!.text;
   let after = i + 1;
   // A turbofish: `f::<T>(`.
@@ -449,14 +476,15 @@ function callAt(t: readonly Token[], i: number, self: string | null, aliases: Re
   const next = t[after];
   if (next === undefined) return null;
   if (next.text === "!" && t[after + 1]?.kind === "open" && t[i - 1]?.text !== "::" && name !== "macro_rules") return `${name}!`;
-  if (next.text !== "(" || KEYWORDS.has(name) && name !== "self" && name !== "Self") return null;
+  if (next.text !== "(" || (name.length <= LONGEST_KEYWORD && KEYWORDS.has(name) && name !== "self" && name !== "Self")) return null;
   if (name === "self" || name === "Self") return null;
   const prev = t[i - 1];
   if (prev?.text === "fn") return null;
   if (prev?.text === ".") return t[i - 2]?.text === "self" && t[i - 3]?.text !== "." ? `self.${name}` : `.${name}`;
   if (prev?.text !== "::") {
     // Note: an upper-case name called alone is a tuple struct's or variant's constructor.
-    if (/^[A-Z]/.test(name)) return null;
+    const first = name.charCodeAt(0);
+    if (first >= 65 && first <= 90) return null;
     return name;
   }
   // A path: the segment before the last `::` (generics and `<T as Trait>` read through).
@@ -477,9 +505,9 @@ function callAt(t: readonly Token[], i: number, self: string | null, aliases: Re
     else if (t[k - 1]?.text === "::" && t[k - 2]?.kind === "ident") qualifier = t[k - 2]!.text;
   } else if (t[k]?.kind === "ident") qualifier = t[k]!.text;
   if (qualifier === null) return name;
-  if (qualifier === "Self") qualifier = self ?? "Self";
+  if (qualifier === "Self") qualifier = self() ?? "Self";
   else if (qualifier === "self" || qualifier === "super" || qualifier === "crate") return name;
-  else qualifier = aliases.get(qualifier)?.split("::").at(-1) ?? qualifier;
+  else qualifier = aliases.get(qualifier) ?? qualifier;
   return `${qualifier}::${name}`;
 }
 

@@ -69,13 +69,14 @@ const MAY_DECLARE = /\bmod\s*(?:\/[/*]|(?:r#)?\w+\s*(?:;|\/[/*]))|\bmacro_rules\
  * (only when the file declares a module in a file of its own or defines a macro: an inline module
  * alone places no other file)
  * (inside inline modules and item-level macro invocations; function bodies and impls are not
- * entered). Comments and strings never count.
+ * entered). Comments and strings never count. `lexed`: the text's tokens (`tokenize`), when the
+ * caller has them.
  */
-export function scanModules(text: string): ModuleScan {
+export function scanModules(text: string, lexed?: readonly Token[]): ModuleScan {
   // Note: inline modules matter only for the `mod m;` inside them: a file without `mod m;` (or a
   //   comment where one might stand) nor `macro_rules` is not lexed; most files hold no more than `mod tests { … }`.
   if (!MAY_DECLARE.test(text)) return EMPTY_SCAN;
-  const tokens = tokenize(text);
+  const tokens = lexed ?? tokenize(text);
   const macros: ItemMacro[] = [];
   const moduleMacros: ModuleMacro[] = [];
   const invokes: string[] = [];
