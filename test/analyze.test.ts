@@ -120,7 +120,7 @@ describe("golden facts and fields", () => {
   it("the frames fixture is told in the words of what each check tests", () => {
     const at = (line: number) => cases.find((c) => c.name === "frames")!.envelopes.find((x) => x.record.lineNumber === line)!.record;
     assert.match(at(9).documentation!, /a check of the configuration field `size`/);
-    assert.match(at(16).documentation!, /reads none of the parameters of `counter`/);
+    assert.match(at(16).documentation!, /No parameter of `counter` is seen in the check/);
     assert.match(at(45).documentation!, /`self\.tx\.send\(\(\)\)` is an Err \(if `send` is std's, a guess from its name alone: std's is an Err when the receiver is dropped\)/);
     assert.match(at(45).commonSituations!, /Drop::drop`: a value dropped while another panic unwinds/);
     // A long macro arm is named by its line, not restated.

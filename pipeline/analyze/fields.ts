@@ -15,10 +15,11 @@
  * containment (`catch_unwind`) or guards applies (`returnedFields`).
  */
 import type { Condition, Envelope, FunctionFact, MessageSource, OtherSite, ParamFact, RecordFacts, SiteFacts, SiteKind } from "../schema-types.generated.js";
+import { PRIMITIVE_TYPES } from "../rust/index.js";
 import { errorTypeOf } from "../sources/returned.js";
 import { generateGuards, type Guards } from "./guard.js";
 import { callable, frameOf, type Frame, type Framing, ERROR_HANDLERS, isCatchAll } from "./frame.js";
-import { headPaths, lastCall, receiverKind, rustString, stdFailure } from "./rust.js";
+import { boundNames, headPaths, lastCall, receiverKind, rustString, stdFailure } from "./rust.js";
 import { type OwnWords, withOwnWords } from "./words.js";
 import { type PlaceFacts, withPlace } from "../workspace/place.js";
 
@@ -377,9 +378,12 @@ function reachSentences(fn: FunctionFact | undefined, facts: RecordFacts): strin
  * field of `self` (whose visibility the facts do not hold) unless it is a configuration's, which
  * its users set (`config`: the check reads a configuration's fields).
  */
-function usersGuards(guards: Guards, users: boolean, config: boolean): Guards {
+function usersGuards(guards: Guards, users: boolean, config: boolean, fn: FunctionFact | undefined): Guards {
   const readsField = (code: string | null) => !config && code !== null && /\bself\s*\.\s*[a-z_]\w*\b(?!\s*[(:])/.test(code);
-  if (users && !readsField(guards.validationCode) && !readsField(guards.typeGuard)) return guards;
+  // Note: an expression that reads the function's locals (not its parameters or `self`) tests what a caller does not have.
+  const params = new Set(["self", ...(fn?.params ?? []).flatMap((p) => boundNames(p.pattern))]);
+  const readsLocals = guards.form === "expression" && guards.reads.some((n) => !params.has(n) && !PRIMITIVE_TYPES.has(n));
+  if (users && !readsLocals && !readsField(guards.validationCode) && !readsField(guards.typeGuard)) return guards;
   return { ...guards, validationCode: null, typeGuard: null, form: null };
 }
 
@@ -416,7 +420,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   // Note: a guard is the user's code: the library's module gates are not its own `#[cfg]`s.
   const framing = frameOf(kind, message, facts);
   const users = facts.function !== undefined && calledByUsers(facts.function, facts);
-  const guards = usersGuards(generateGuards({ ...facts, gates: facts.gates.slice(facts.moduleGates.length) }, message), users, framing.configFields.length > 0);
+  const guards = usersGuards(generateGuards({ ...facts, gates: facts.gates.slice(facts.moduleGates.length) }, message), users, framing.configFields.length > 0, facts.function);
   const strategy = strategyOf(kind, framing);
   const fn = facts.function;
   const label = labelOf(kind, source);
@@ -459,7 +463,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   else if (framing.frame === "input" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs}. Users do not call it directly: the values come through the public calls that reach it.`);
   else if (framing.frame === "internal" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers in the crate pass: it ${fails} when ${decidingText}, a check of ${inputs}. No public function of the crate is known to call it: the crate's own calls pass what it checks, and a failure means one of them passed a value ${who} does not accept.`);
   else if (framing.frame === "state" && who !== null && decidingText !== null) doc.push(`It panics when ${decidingText}: a check of the value ${who} is called on (\`self\`), as the calls before left it.`);
-  else if (framing.frame === "invariant" && kind.includes("assert") && decidingText !== null) doc.push(`It panics when ${decidingText}. The check reads none of the parameters${fn === undefined ? "" : ` of ${who}`}: it states an assumption of the code, and failing it means a state the code holds impossible.`);
+  else if (framing.frame === "invariant" && kind.includes("assert") && decidingText !== null) doc.push(`It panics when ${decidingText}. No parameter${fn === undefined ? "" : ` of ${who}`} is seen in the check, directly or through the function's \`let\`s: it reads as an assumption of the code, and failing it means a state the code holds impossible.`);
   else if (framing.frame === "callee" && source !== undefined && kind === "declared-call") doc.push(`${code(source.name)} only carries the message: the panic comes where the code that gets its result turns it into one${steps.length > 0 ? `. The call is reached when ${cond}` : ""}.`);
   else if (framing.frame === "callee" && source !== undefined) doc.push(`${code(source.name)} decides whether to panic${steps.length > 0 ? `; the call is reached when ${cond}` : ""}.`);
   else if (steps.length > 0) doc.push(`${after === null ? "It" : `${after[0]!.toUpperCase()}${after.slice(1)}, it`} is raised when ${cond}.`);
@@ -506,7 +510,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
     case "missing":
       if (decidingText !== null && (framing.params.length > 0 || framing.generics.length > 0)) solutions.push(`Call ${callee} only with ${list([...framing.params, ...framing.generics].map(code))} for which ${avoid}: ${callee} does not implement the other cases.`);
       else if (fn?.traitName != null && decidingText === null) solutions.push(`Call ${callee} only on types whose ${code(fn.traitName)} implementation overrides it: this default body is not implemented.`);
-      else if (fn?.implTrait != null) solutions.push(`${decidingText === null ? `${code(fn.implType ?? "")} does not implement ${code(`${traitOf(fn)}::${fn.name}`)}` : `${code(fn.implType ?? "")}'s ${code(`${traitOf(fn)}::${fn.name}`)} does not implement the case where ${decidingText}`}: with this type the operation is not available; use another type that implements ${code(traitOf(fn))}.`);
+      else if (fn?.implTrait != null) solutions.push(`${decidingText === null ? `${code(fn.implType ?? "")} does not implement ${code(`${traitOf(fn)}::${fn.name}`)}` : `${code(fn.implType ?? "")}'s ${code(`${traitOf(fn)}::${fn.name}`)} does not implement the case where ${decidingText}`}: the operation is not available with this type.`);
       else solutions.push(decidingText === null ? `Do not call ${callee}: the path is not implemented in this version.` : `Avoid inputs for which ${decidingText}: ${callee} does not implement that case.`);
       solutions.push(`If you own the code, implement the missing path or return an error instead of ${label}.`);
       tips.push(`Before relying on ${callee}, check which cases it implements.`);
@@ -567,7 +571,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   const tryCatchPattern = !catches
     ? null
     : [
-        `// Note: catch_unwind cannot catch panics in builds with panic = "abort".`,
+        `// A sketch: the receiver and the arguments stand for your own values. catch_unwind cannot catch panics in builds with panic = "abort".`,
         `let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ${callOf(fn!)}));`,
         "if let Err(payload) = outcome {",
         "    let message = payload.downcast_ref::<String>().map(String::as_str).or_else(|| payload.downcast_ref::<&str>().copied()).unwrap_or(\"\");",
@@ -591,7 +595,8 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
     commonSituations: situations.join(" "),
     solutions: procMacro ? solutions.map(withoutCatchUnwind) : solutions,
     exampleFix,
-    handlingStrategy: strategy,
+    // Note: a proc macro's panic ends its user's build: the macro's input is what to change, nothing catches it.
+    handlingStrategy: procMacro && strategy === "catch-unwind" ? "validate-input" : strategy,
     validationCode: guards.validationCode,
     typeGuard: guards.typeGuard,
     // Note: a proc macro's panic ends the user's compilation: there is no caller to catch it.
@@ -696,6 +701,7 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
   const how = RETURNED_HOW[kind] ?? "`Err(…)`";
   const place = `${where === "" ? "" : `in ${code(where)}`}${facts.crate === null ? "" : `${where === "" ? "in" : " of"} ${crateNamed(facts)}`} (${code(`${path}:${line}`)})`.trim();
   const value = kind === "err-return" || kind === "ok-or" || kind === "map-err";
+  const macroCrate = facts.crateKind === "proc-macro";
   // Note: an `Err` inside a closure is the closure's value: it goes to whoever calls the closure, not out of the function.
   const closure = value ? lastClosure(facts) : undefined;
   const returner = closure !== undefined
@@ -705,7 +711,9 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
     value
       ? `${returner} returns ${shown} through ${how}, ${place}${gates === "" ? "" : `, compiled only with ${gates}`}.${closure === undefined ? "" : " The closure's caller gets it: where it goes from there is not worked out here."}`
       : `The \`Display\` text of ${shown}, written by ${how}, ${place}${gates === "" ? "" : `, compiled only with ${gates}`}: what \`{}\`, \`to_string()\` and a log line show of it.`,
-    "It is an error value returned to the caller, not a panic: the program goes on unless a caller calls `unwrap()` or `expect()` on it, which panics with its Debug form.",
+    macroCrate
+      ? `${facts.crate === null ? "This crate" : code(facts.crate)} is a proc-macro crate: an error value it makes reaches its users only through the macro's output, which proc macros commonly turn into a compile error of the user's crate (\`syn::Error::to_compile_error\`, \`compile_error!\`); how this crate does is not worked out here.`
+      : "It is an error value returned to the caller, not a panic: the program goes on unless a caller calls `unwrap()` or `expect()` on it, which panics with its Debug form.",
     ...onlyHoles(message),
   ];
   if (value && steps.length > 0) doc.push(`It is returned when ${steps.join(", then ")}.`);
@@ -726,7 +734,9 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
     if (sameFunction.length > 0) situations.push(`The same function returns ${sameFunction.length === 1 ? "another catalogued error" : `${sameFunction.length} other catalogued errors`}: ${sameFunction.slice(0, 4).map((p) => quoteMessage(p.message)).join("; ")}${sameFunction.length > 4 ? "; …" : ""}.`);
   }
   const callee = fn === undefined ? "the call" : code(fn.name);
-  const solutions = [`Handle the error where ${value && closure === undefined ? `${callee} returns it` : "it reaches your code"}: \`match\` on the \`Result\`, or pass it on with \`?\`; \`unwrap()\` and \`expect()\` turn it into a panic.`];
+  const solutions = macroCrate
+    ? ["Change the macro's input (the item it is applied to, its attributes) so that its expansion does not make this error."]
+    : [`Handle the error where ${value && closure === undefined ? `${callee} returns it` : "it reaches your code"}: \`match\` on the \`Result\`, or pass it on with \`?\`; \`unwrap()\` and \`expect()\` turn it into a panic.`];
   if (errorClass !== null && errorClass.includes("::")) solutions.push(`To handle this case apart from the others, match the \`${errorClass.slice(errorClass.lastIndexOf("::") + 2)}\` variant of \`${errorClass.slice(0, errorClass.lastIndexOf("::"))}\`.`);
   // Note: a path condition of branches alone says what a caller can check beforehand; one through a loop or a closure does not.
   if (value && steps.length > 0 && facts.conditions.every((c) => c.kind === "if" || c.kind === "match" || c.kind === "if-let" || c.kind === "let-else")) solutions.push(`It is not returned unless ${steps.join(", then ")}: check that beforehand to avoid it.`);

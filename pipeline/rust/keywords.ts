@@ -40,3 +40,6 @@ export const ITEM_MODIFIERS: readonly string[] = ["pub", "const", "unsafe", "asy
 
 /** Items whose body is a list of items; layout.c's `CONTAINERS`. */
 export const ITEM_CONTAINERS: readonly string[] = ["impl", "trait", "mod"];
+
+/** Rust's primitive types, named in expressions as casts' targets and paths (`x as usize`, `u8::MAX`). */
+export const PRIMITIVE_TYPES: ReadonlySet<string> = new Set(["bool", "char", "str", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize", "f16", "f32", "f64", "f128"]);
