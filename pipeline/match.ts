@@ -192,18 +192,11 @@ const MIN_FRAGMENT = 4;
  *   point the best count so far; an optional group is read as present, since nothing follows it.
  */
 export function fragmentScore(text: string, parts: readonly MessagePart[], words: readonly string[] = []): number {
-  const { kinds, units, weights, counted, literal } = flattened(parts, words);
+  const flat = flattened(parts, words);
+  const { kinds, units, weights } = flat;
   const m = kinds.length;
-  // Note: where the text stands as it is in the literals with as many counted units as it has
-  //   (`fragmentBound`), no walk scores more: that is the score, without the walk.
-  if (text.length > 0 && !text.includes("\0")) {
-    const most = countedUnits(text, counted);
-    for (let at = literal.indexOf(text); at >= 0; at = literal.indexOf(text, at + 1)) {
-      let score = 0;
-      for (let j = at; j < at + text.length; j++) score += weights[j]!;
-      if (score === most) return score;
-    }
-  }
+  const standing = standingScore(text, flat);
+  if (standing >= 0) return standing;
   if (walkA.length <= m) (walkA = new Int32Array(2 * m + 2)), (walkB = new Int32Array(2 * m + 2)), (listA = new Int32Array(2 * m + 2)), (listB = new Int32Array(2 * m + 2)), (listC = new Int32Array(2 * m + 2));
   // Note: a row holds the best count at each point (-1: not reached) and, in order, the points
   //   reached; a step visits only those, as most points are not reached after the first unit.
@@ -253,6 +246,27 @@ export function fragmentScore(text: string, parts: readonly MessagePart[], words
     out = list;
     n = p;
   }
+  return bestOf(best, reached, n);
+}
+
+/**
+ * The score of `text` where it stands as it is in the literals with as many counted units as it
+ * has (`fragmentBound`): no walk scores more. -1 where it does not.
+ * Note: apart from `fragmentScore`, as are `bestOf`, so that the walk is compiled on what it reads most.
+ */
+function standingScore(text: string, { counted, literal, weights }: Flat): number {
+  if (text.length === 0 || text.includes("\0")) return -1;
+  const most = countedUnits(text, counted);
+  for (let at = literal.indexOf(text); at >= 0; at = literal.indexOf(text, at + 1)) {
+    let score = 0;
+    for (let j = at; j < at + text.length; j++) score += weights[j]!;
+    if (score === most) return score;
+  }
+  return -1;
+}
+
+/** The best count of the points reached, -1 when none is. */
+function bestOf(best: Int32Array, reached: Int32Array, n: number): number {
   let score = -1;
   for (let a = 0; a < n; a++) if (best[reached[a]!]! > score) score = best[reached[a]!]!;
   return score;
@@ -535,11 +549,9 @@ function textMatch(message: string, r: CatalogRecord, error: ErrorValue | null, 
   return score >= need && compiled(read) !== null ? { how: "fragment", score } : null;
 }
 
-/** What matching reads of a pattern: its parts and literal counts, and its anchored regex once compiled (`compiled`). */
+/** What matching reads of a pattern: its parts and literal counts (its anchored regex: `compiled`). */
 interface ReadPattern {
   readonly pattern: string;
-  /** Undefined until compiled; null when it does not compile. */
-  re: RegExp | null | undefined;
   readonly parts: MessagePart[] | null;
   readonly literals: number;
   /** True when its literal text outside the optional tail has a letter or digit. */
@@ -550,14 +562,20 @@ interface ReadPattern {
 
 /** The anchored regex of a pattern read, compiled on first use; null when it does not compile. */
 function compiled(read: ReadPattern): RegExp | null {
-  if (read.re !== undefined) return read.re;
+  const known = regexes.get(read);
+  if (known !== undefined) return known;
+  let re: RegExp | null;
   try {
-    read.re = anchored(read.pattern);
+    re = anchored(read.pattern);
   } catch {
-    read.re = null;
+    re = null;
   }
-  return read.re;
+  regexes.set(read, re);
+  return re;
 }
+
+/** The regexes compiled so far, by pattern read. */
+const regexes = new WeakMap<ReadPattern, RegExp | null>();
 
 /** True when `text` holds each of `literals` as it is, one after another. */
 function holdsInOrder(text: string, literals: readonly string[]): boolean {
@@ -582,7 +600,7 @@ function readPattern(pattern: string): ReadPattern {
   // Note: the regex is the parts' (`composePattern`), whose literal text it matches as it is, holes and gaps between.
   const required = (parts ?? []).flatMap((p) => ("lit" in p ? [p.lit] : []));
   // Note: where the pattern does not decode, its literal text is taken to be the pattern itself.
-  const read: ReadPattern = { pattern, re: undefined, parts, literals: patternLiterals(pattern), speaks: /[\p{L}\p{N}]/u.test(parts === null ? pattern : required.join("")), required };
+  const read: ReadPattern = { pattern, parts, literals: patternLiterals(pattern), speaks: /[\p{L}\p{N}]/u.test(parts === null ? pattern : required.join("")), required };
   if (readPatterns.size >= READ_PATTERNS) readPatterns.clear();
   readPatterns.set(pattern, read);
   return read;
