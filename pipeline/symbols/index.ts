@@ -185,16 +185,29 @@ export class SymbolIndex {
       }
       return byName(nearest(all));
     };
-    // Note: a key resolves the same way anywhere in a file with the same owner; the calls come file by file.
+    // Note: a key resolves the same way anywhere in a file with the same owner; the calls come file
+    //   by file. A method call (`.f`) or a path call (`a::f`) resolves the same way anywhere in a
+    //   package: those are kept by package.
     let resolvedIn: IndexedFile | null = null;
-    const resolved = new Map<string | null, Map<string, [number[], Confidence]>>();
+    const resolved = new Map<string | null, Map<string, [number[], number]>>();
+    const byPackage = new Map<string | null, Map<string, [number[], number]>>();
+    const resolution = (key: string, file: IndexedFile, owner: string | null, memo: Map<string, [number[], number]>): [number[], number] => {
+      const known = memo.get(key);
+      if (known !== undefined) return known;
+      const [ids, confidence] = resolve(key, file, owner);
+      const found: [number[], number] = [ids, RANK[confidence]];
+      memo.set(key, found);
+      return found;
+    };
     for (const { node, file, owner, calls: list } of calls) {
       if (file !== resolvedIn) (resolved.clear(), (resolvedIn = file));
       const byKey = resolved.get(owner) ?? resolved.set(owner, new Map()).get(owner)!;
+      const pkg = moduleOf(file.path).package;
+      const inPackage = byPackage.get(pkg) ?? byPackage.set(pkg, new Map()).get(pkg)!;
       const seen = new Set<number>();
       for (const key of list) {
-        const [ids, confidence] = byKey.get(key) ?? byKey.set(key, resolve(key, file, owner)).get(key)!;
-        const rank = RANK[confidence];
+        const anywhere = !key.endsWith("!") && !key.startsWith("self.") && (key.startsWith(".") || key.includes("::"));
+        const [ids, rank] = resolution(key, file, owner, anywhere ? inPackage : byKey);
         for (const id of ids) {
           if (id === node || seen.has(id)) continue;
           seen.add(id);
