@@ -127,6 +127,19 @@ describe("fragmentScore", () => {
   it("lets any white space stand in a gap", () => {
     assert.equal(fragmentScore("x  >\n0", [L("x"), { gap: true }, L(">"), { gap: true }, L("0")]), 3);
   });
+
+  it("carries a count on through a gap and a hole that follow each other, and keeps the best of two ways to a point", () => {
+    const gapThenHole: MessagePart[] = [L("a"), { gap: true }, W, L("b")];
+    // `a` (1), nothing or ` ` or `x` for the gap and the hole, then `b` (1).
+    assert.equal(fragmentScore("ab", gapThenHole), 2);
+    assert.equal(fragmentScore("a b", gapThenHole), 2);
+    assert.equal(fragmentScore("a xb", gapThenHole), 2);
+    // After `ab`, the hole of `ab{}b` is reached from the start (0) and after `ab` (2): the text's last `b` counts on 2.
+    assert.equal(fragmentScore("abb", [L("ab"), W, L("b")]), 3);
+    // Nothing but the hole can read `x`; after it only `b` is literal. The hole may print all of `ba`.
+    assert.equal(fragmentScore("xb", [L("a"), W, L("b")]), 1);
+    assert.equal(fragmentScore("ba", [L("a"), W, L("b")]), 0);
+  });
 });
 
 describe("fragmentBound", () => {
