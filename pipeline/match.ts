@@ -285,12 +285,12 @@ let listC = new Int32Array(256);
  * hold in a row, and at most two for each stretch of literal units the holes and gaps leave.
  * Time grows with the text only.
  * Note: a walk reads the text in runs, each along units in a row, and adds at most one unit's
- *   weight (0 or 1) for each code unit it reads; runs are parted by holes or gaps, so there are at
- *   most one more of them than holes and gaps, and every code unit of a run of three or more
- *   stands in three units in a row that equal the text's.
+ *   weight (0 or 1) for each code unit it reads; runs are parted by holes or gaps, so a stretch
+ *   holds at most one of them, and every code unit of a run of three or more stands in three
+ *   units in a row that equal the text's.
  */
 export function fragmentBound(text: string, parts: readonly MessagePart[], words: readonly string[] = []): number {
-  const { counted, triples, holes } = flattened(parts, words);
+  const { counted, triples, stretches } = flattened(parts, words);
   let covered = 0;
   let other = 0;
   let until = -1; // the text's code units before this one are in a run of three the units hold
@@ -300,7 +300,7 @@ export function fragmentBound(text: string, parts: readonly MessagePart[], words
     if (t < until) covered++;
     else other++;
   }
-  return covered + Math.min(other, 2 * (holes + 1));
+  return covered + Math.min(other, 2 * stretches);
 }
 
 /** Bits of a set of triples (`Flat.triples`). */
@@ -345,11 +345,11 @@ interface Flat {
   /** The units as a string, a NUL for each gap or hole. */
   readonly literal: string;
   /**
-   * Each three literal units in a row, as bits (`triple`), and how many gaps and holes there are (`fragmentBound`).
+   * Each three literal units in a row, as bits (`triple`), and how many stretches of literal units the gaps and holes leave (`fragmentBound`).
    * Note: two triples may share a bit; that only lets the bound count more.
    */
   readonly triples: Uint32Array;
-  readonly holes: number;
+  readonly stretches: number;
 }
 
 /** Parts flattened so far, by parts and then words (a dataset's parts are scored against many texts). */
@@ -373,7 +373,6 @@ function flattened(parts: readonly MessagePart[], words: readonly string[]): Fla
   const units = new Int32Array(m);
   const weights = new Int32Array(m);
   const literal: string[] = [];
-  let holes = 0;
   let at = 0;
   const flatten = (ps: readonly MessagePart[], weight: number) => {
     for (const p of ps) {
@@ -389,7 +388,6 @@ function flattened(parts: readonly MessagePart[], words: readonly string[]): Fla
       } else {
         kinds[at++] = "gap" in p ? 1 : 2;
         literal.push("\0");
-        holes++;
       }
     }
   };
@@ -397,7 +395,9 @@ function flattened(parts: readonly MessagePart[], words: readonly string[]): Fla
   const triples = new Uint32Array(TRIPLE_BITS / 32);
   const ascii = new Uint32Array(4);
   const other = new Set<number>();
+  let stretches = 0;
   for (let i = 0; i < m; i++) {
+    if (kinds[i] === 0 && (i === 0 || kinds[i - 1] !== 0)) stretches++;
     if (weights[i] === 1) {
       const c = units[i]!;
       if (c < 128) ascii[c >>> 5]! |= 1 << (c & 31);
@@ -407,7 +407,7 @@ function flattened(parts: readonly MessagePart[], words: readonly string[]): Fla
     const t = triple(units[i]!, units[i + 1]!, units[i + 2]!);
     triples[t >>> 5]! |= 1 << (t & 31);
   }
-  const flat: Flat = { kinds, units, weights, counted: { ascii, other }, literal: literal.join(""), triples, holes };
+  const flat: Flat = { kinds, units, weights, counted: { ascii, other }, literal: literal.join(""), triples, stretches };
   byWords.set(words, flat);
   return flat;
 }

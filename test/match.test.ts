@@ -154,6 +154,10 @@ describe("fragmentBound", () => {
     assert.equal(fragmentBound("gear", [L("Value out of range for u8")]), 2);
     // With two holes, three runs: `ge`, `ar` and `s` may each stand alone.
     assert.equal(fragmentBound("gears", [L("ge"), W, L("ar"), W, L("s")]), 5);
+    // Two holes around one stretch leave one run: of `a`, `b`, `c` and `d`, at most two (fragmentScore: 0, as a
+    // run inside the text would have to read all of `abcd`; the holes print it all).
+    assert.equal(fragmentBound("a-b-c-d", [W, L("abcd"), W]), 2);
+    assert.equal(fragmentScore("a-b-c-d", [W, L("abcd"), W]), 0);
     // std's words and the optional group count nothing.
     assert.equal(fragmentBound("code: x", [L("code: "), { optional: [L("xyz")] }], ["code: "]), 0);
   });
