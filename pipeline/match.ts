@@ -252,7 +252,7 @@ export function fragmentScore(text: string, parts: readonly MessagePart[], words
 /**
  * The score of `text` where it stands as it is in the literals with as many counted units as it
  * has (`fragmentBound`): no walk scores more. -1 where it does not.
- * Note: apart from `fragmentScore`, as are `bestOf`, so that the walk is compiled on what it reads most.
+ * Note: apart from `fragmentScore`, as is `bestOf`, so that the walk is compiled on what it reads most.
  */
 function standingScore(text: string, { counted, literal, weights }: Flat): number {
   if (text.length === 0 || text.includes("\0")) return -1;
