@@ -104,15 +104,15 @@ export function buildEnvelopes(input: BuildInput): Envelope[] {
   const linesOf = (path: string) => lines.get(path) ?? lines.set(path, splitLines(input.textOf(path))).get(path)!;
   for (const sites of input.groups.values()) {
     const first = sites[0]!;
-    const pattern = composePattern(recordParts(first)!);
     const errorType = errorTypeOf(first.kind);
-    const errorClass = first.errorClass ?? null;
     const id = recordId(input.repo, errorType, recordKey(first)!);
     const before = input.reuse?.(id, sites);
     if (before !== undefined) {
       envelopes.push(atCommit(before, input));
       continue;
     }
+    const pattern = composePattern(recordParts(first)!);
+    const errorClass = first.errorClass ?? null;
     const excerpt = input.excerptAt?.(first.path, first.line) ?? excerptOfLines(linesOf(first.path), first.line, input.contextLines);
     const record: CatalogRecord = {
       id,

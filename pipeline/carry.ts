@@ -22,8 +22,22 @@ export interface Stamp {
 
 /** True when the records' bytes hold the commit `sha` only where `commitMarks` put it. */
 export function rebasable(bytes: Buffer, sha: string): boolean {
-  const marked = commitMarks(sha).reduce((n, mark) => n + offsetsOf(bytes, Buffer.from(mark)).length, 0);
-  return marked === offsetsOf(bytes, Buffer.from(sha)).length;
+  return rebasableBy(marksOf(sha))(bytes);
+}
+
+/** The commit's marks as bytes, and the commit itself. */
+interface Marks {
+  readonly marks: readonly Buffer[];
+  readonly sha: Buffer;
+}
+
+function marksOf(sha: string): Marks {
+  return { marks: commitMarks(sha).map((mark) => Buffer.from(mark)), sha: Buffer.from(sha) };
+}
+
+/** `rebasable` for one commit's marks, made once for many records' bytes. */
+function rebasableBy({ marks, sha }: Marks): (bytes: Buffer) => boolean {
+  return (bytes) => marks.reduce((n, mark) => n + countOf(bytes, mark), 0) === countOf(bytes, sha);
 }
 
 /**
@@ -31,13 +45,30 @@ export function rebasable(bytes: Buffer, sha: string): boolean {
  * dataset version in place of `from`'s. Callers check `rebasable` first.
  */
 export function rebased(bytes: Buffer, from: Stamp, to: Stamp): Buffer {
-  const swaps: [string, string][] = [
-    ...commitMarks(from.sha).map((mark, k): [string, string] => [mark, commitMarks(to.sha)[k]!]),
-    [`"datasetVersion":${JSON.stringify(from.datasetVersion)}`, `"datasetVersion":${JSON.stringify(to.datasetVersion)}`],
+  return rebasing(from, to)(bytes);
+}
+
+/** `rebased` from one stamp to another, its replacements made once for many records' bytes. */
+function rebasing(from: Stamp, to: Stamp): (bytes: Buffer) => Buffer {
+  const [before, after] = [commitMarks(from.sha), commitMarks(to.sha)];
+  const swaps: [Buffer, Buffer][] = [
+    ...before.map((mark, k): [Buffer, Buffer] => [Buffer.from(mark), Buffer.from(after[k]!)]),
+    [Buffer.from(`"datasetVersion":${JSON.stringify(from.datasetVersion)}`), Buffer.from(`"datasetVersion":${JSON.stringify(to.datasetVersion)}`)],
   ];
-  let out = bytes;
-  for (const [mark, into] of swaps) out = replaced(out, Buffer.from(mark), Buffer.from(into));
-  return out;
+  // Note: where every replacement is as long as what it replaces, they are made in one copy, one after another as `replaced` would.
+  const inPlace = swaps.every(([needle, into]) => needle.length === into.length);
+  return (bytes) => {
+    if (!inPlace) return swaps.reduce((out, [needle, into]) => replaced(out, needle, into), bytes);
+    let out: Buffer | null = null;
+    for (const [needle, into] of swaps) {
+      const within: Buffer = out ?? bytes;
+      for (let i = within.indexOf(needle); i >= 0; i = within.indexOf(needle, i + needle.length)) {
+        if (out === null) out = Buffer.from(bytes);
+        into.copy(out, i);
+      }
+    }
+    return out ?? bytes;
+  };
 }
 
 /** `bytes` with every occurrence of `needle` replaced by `into` (a copy; `bytes` itself when there is none). */
@@ -61,6 +92,13 @@ function offsetsOf(bytes: Buffer, needle: Buffer): number[] {
   const out: number[] = [];
   for (let i = bytes.indexOf(needle); i >= 0; i = bytes.indexOf(needle, i + needle.length)) out.push(i);
   return out;
+}
+
+/** How often `needle` occurs in `bytes`, without overlaps. */
+function countOf(bytes: Buffer, needle: Buffer): number {
+  let n = 0;
+  for (let i = bytes.indexOf(needle); i >= 0; i = bytes.indexOf(needle, i + needle.length)) n++;
+  return n;
 }
 
 /**
@@ -100,11 +138,13 @@ export function reusedFrom(previous: ReadonlyMap<string, Envelope>, unchanged: R
  * rebased; null for any other envelope, and for one whose line holds the commit elsewhere.
  */
 export function unchangedLines(previous: ReadonlyMap<string, Envelope>, lineOf: (e: Envelope) => Buffer | undefined, from: Stamp, to: Stamp): (e: Envelope) => Buffer | null {
+  const canRebase = rebasableBy(marksOf(from.sha));
+  const rebase = rebasing(from, to);
   return (e) => {
     const b = previous.get(e.record.id);
     if (b === undefined || e.facts === undefined || e.facts !== b.facts || !sameIds(e.relatedIds, b.relatedIds)) return null;
     const line = lineOf(b);
-    return line === undefined || !rebasable(line, from.sha) ? null : rebased(line, from, to);
+    return line === undefined || !canRebase(line) ? null : rebase(line);
   };
 }
 

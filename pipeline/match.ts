@@ -192,51 +192,92 @@ const MIN_FRAGMENT = 4;
  *   point the best count so far; an optional group is read as present, since nothing follows it.
  */
 export function fragmentScore(text: string, parts: readonly MessagePart[], words: readonly string[] = []): number {
-  const { kinds, units, weights, counted, literal } = flattened(parts, words);
+  const flat = flattened(parts, words);
+  const { kinds, units, weights } = flat;
   const m = kinds.length;
-  // Note: where the text stands as it is in the literals with as many counted units as it has
-  //   (`fragmentBound`), no walk scores more: that is the score, without the walk.
-  if (text.length > 0 && !text.includes("\0")) {
-    const most = countedUnits(text, counted);
-    for (let at = literal.indexOf(text); at >= 0; at = literal.indexOf(text, at + 1)) {
-      let score = 0;
-      for (let j = at; j < at + text.length; j++) score += weights[j]!;
-      if (score === most) return score;
-    }
-  }
-  if (walkA.length <= m) (walkA = new Int32Array(2 * m + 2)), (walkB = new Int32Array(2 * m + 2));
+  const standing = standingScore(text, flat);
+  if (standing >= 0) return standing;
+  if (walkA.length <= m) (walkA = new Int32Array(2 * m + 2)), (walkB = new Int32Array(2 * m + 2)), (listA = new Int32Array(2 * m + 2)), (listB = new Int32Array(2 * m + 2)), (listC = new Int32Array(2 * m + 2));
+  // Note: a row holds the best count at each point (-1: not reached) and, in order, the points
+  //   reached; a step visits only those, as most points are not reached after the first unit.
   let best = walkA; // starting anywhere, nothing read yet
   let next = walkB;
+  let reached = listA;
+  let stepped = listB;
+  let out = listC;
   best.fill(0, 0, m + 1);
+  next.fill(-1, 0, m + 1);
+  for (let j = 0; j <= m; j++) reached[j] = j;
+  let n = m + 1;
   for (let t = 0; t < text.length; t++) {
     const c = text.charCodeAt(t);
     const space = isSpace(c);
-    next.fill(-1, 0, m + 1);
-    let any = false;
-    for (let j = 0; j < m; j++) {
+    let k = 0; // the points stepped to, in order (each step moves a point on by one or keeps it)
+    for (let a = 0; a < n; a++) {
+      const j = reached[a]!;
+      if (j === m) continue;
       const b = best[j]!;
-      if (b < 0) continue;
       const kind = kinds[j]!;
       if (kind === 0) {
+        if (units[j] !== c) continue;
         const v = b + weights[j]!;
-        if (units[j] === c && v > next[j + 1]!) (next[j + 1] = v), (any = true);
-      } else if ((kind === 2 || space) && b > next[j]!) (next[j] = b), (any = true);
+        if (next[j + 1]! < 0) (next[j + 1] = v), (stepped[k++] = j + 1);
+        else if (v > next[j + 1]!) next[j + 1] = v;
+      } else if (kind === 2 || space) {
+        if (next[j]! < 0) (next[j] = b), (stepped[k++] = j);
+        else if (b > next[j]!) next[j] = b;
+      }
     }
-    if (!any) return -1;
-    // A gap or hole may also be left without reading more.
-    for (let j = 0; j < m; j++) if (kinds[j] !== 0 && next[j]! > next[j + 1]!) next[j + 1] = next[j]!;
-    const read = next;
+    if (k === 0) return -1;
+    // A gap or hole may also be left without reading more: from each point in order, on through the gaps and holes it stands at.
+    let p = 0;
+    for (let a = 0; a < k; a++) {
+      let j = stepped[a]!;
+      if (p > 0 && out[p - 1]! >= j) continue;
+      out[p++] = j;
+      while (j < m && kinds[j] !== 0 && next[j]! > next[j + 1]!) (next[j + 1] = next[j]!), (out[p++] = ++j);
+    }
+    for (let a = 0; a < n; a++) best[reached[a]!] = -1;
+    const row = next;
     next = best;
-    best = read;
+    best = row;
+    const list = reached;
+    reached = out;
+    out = list;
+    n = p;
   }
+  return bestOf(best, reached, n);
+}
+
+/**
+ * The score of `text` where it stands as it is in the literals with as many counted units as it
+ * has (`fragmentBound`): no walk scores more. -1 where it does not.
+ * Note: apart from `fragmentScore`, as is `bestOf`, so that the walk is compiled on what it reads most.
+ */
+function standingScore(text: string, { counted, literal, weights }: Flat): number {
+  if (text.length === 0 || text.includes("\0")) return -1;
+  const most = countedUnits(text, counted);
+  for (let at = literal.indexOf(text); at >= 0; at = literal.indexOf(text, at + 1)) {
+    let score = 0;
+    for (let j = at; j < at + text.length; j++) score += weights[j]!;
+    if (score === most) return score;
+  }
+  return -1;
+}
+
+/** The best count of the points reached, -1 when none is. */
+function bestOf(best: Int32Array, reached: Int32Array, n: number): number {
   let score = -1;
-  for (let j = 0; j <= m; j++) if (best[j]! > score) score = best[j]!;
+  for (let a = 0; a < n; a++) if (best[reached[a]!]! > score) score = best[reached[a]!]!;
   return score;
 }
 
-/** The two rows of `fragmentScore`'s walk, kept between calls (grown as parts need). */
+/** The two rows of `fragmentScore`'s walk and its lists of points, kept between calls (grown as parts need). */
 let walkA = new Int32Array(256);
 let walkB = new Int32Array(256);
+let listA = new Int32Array(256);
+let listB = new Int32Array(256);
+let listC = new Int32Array(256);
 
 /**
  * At least the score `fragmentScore` gives `text` against these parts: of the text's code units
@@ -244,12 +285,12 @@ let walkB = new Int32Array(256);
  * hold in a row, and at most two for each stretch of literal units the holes and gaps leave.
  * Time grows with the text only.
  * Note: a walk reads the text in runs, each along units in a row, and adds at most one unit's
- *   weight (0 or 1) for each code unit it reads; runs are parted by holes or gaps, so there are at
- *   most one more of them than holes and gaps, and every code unit of a run of three or more
- *   stands in three units in a row that equal the text's.
+ *   weight (0 or 1) for each code unit it reads; runs are parted by holes or gaps, so a stretch
+ *   holds at most one of them, and every code unit of a run of three or more stands in three
+ *   units in a row that equal the text's.
  */
 export function fragmentBound(text: string, parts: readonly MessagePart[], words: readonly string[] = []): number {
-  const { counted, triples, holes } = flattened(parts, words);
+  const { counted, triples, stretches } = flattened(parts, words);
   let covered = 0;
   let other = 0;
   let until = -1; // the text's code units before this one are in a run of three the units hold
@@ -259,7 +300,7 @@ export function fragmentBound(text: string, parts: readonly MessagePart[], words
     if (t < until) covered++;
     else other++;
   }
-  return covered + Math.min(other, 2 * (holes + 1));
+  return covered + Math.min(other, 2 * stretches);
 }
 
 /** Bits of a set of triples (`Flat.triples`). */
@@ -294,17 +335,6 @@ function isCounted(counted: Counted, c: number): boolean {
   return c < 128 ? (counted.ascii[c >>> 5]! & (1 << (c & 31))) !== 0 : counted.other.has(c);
 }
 
-/** The set of `units`. */
-function countedOf(units: readonly number[]): Counted {
-  const ascii = new Uint32Array(4);
-  const other = new Set<number>();
-  for (const c of units) {
-    if (c < 128) ascii[c >>> 5]! |= 1 << (c & 31);
-    else other.add(c);
-  }
-  return { ascii, other };
-}
-
 /** The parts as one sequence of literal code units (0), gaps (1) and holes (2), with each unit's weight (`fragmentScore`). */
 interface Flat {
   readonly kinds: Int32Array;
@@ -315,11 +345,11 @@ interface Flat {
   /** The units as a string, a NUL for each gap or hole. */
   readonly literal: string;
   /**
-   * Each three literal units in a row, as bits (`triple`), and how many gaps and holes there are (`fragmentBound`).
+   * Each three literal units in a row, as bits (`triple`), and how many stretches of literal units the gaps and holes leave (`fragmentBound`).
    * Note: two triples may share a bit; that only lets the bound count more.
    */
   readonly triples: Uint32Array;
-  readonly holes: number;
+  readonly stretches: number;
 }
 
 /** Parts flattened so far, by parts and then words (a dataset's parts are scored against many texts). */
@@ -330,30 +360,54 @@ function flattened(parts: readonly MessagePart[], words: readonly string[]): Fla
   const byWords = flatParts.get(parts) ?? flatParts.set(parts, new Map()).get(parts)!;
   const known = byWords.get(words);
   if (known !== undefined) return known;
-  const kinds: number[] = []; // 0: a literal code unit, 1: a gap, 2: a hole
-  const units: number[] = [];
-  const weights: number[] = [];
+  // Note: two passes: the first counts the units, the second writes them into arrays of that length.
+  let m = 0;
+  const count = (ps: readonly MessagePart[]): void => {
+    for (const p of ps) {
+      if ("optional" in p) count(p.optional);
+      else m += "lit" in p ? p.lit.length : 1;
+    }
+  };
+  count(parts);
+  const kinds = new Int32Array(m); // 0: a literal code unit, 1: a gap, 2: a hole
+  const units = new Int32Array(m);
+  const weights = new Int32Array(m);
+  const literal: string[] = [];
+  let at = 0;
   const flatten = (ps: readonly MessagePart[], weight: number) => {
     for (const p of ps) {
       if ("optional" in p) {
         flatten(p.optional, 0);
       } else if ("lit" in p) {
-        const own = new Array<number>(p.lit.length).fill(weight);
-        for (const w of words) for (let at = p.lit.indexOf(w); at >= 0 && w !== ""; at = p.lit.indexOf(w, at + 1)) own.fill(0, at, at + w.length);
-        for (let i = 0; i < p.lit.length; i++) kinds.push(0), units.push(p.lit.charCodeAt(i)), weights.push(own[i]!);
+        const lit = p.lit;
+        weights.fill(weight, at, at + lit.length);
+        if (weight !== 0) for (const w of words) for (let k = lit.indexOf(w); k >= 0 && w !== ""; k = lit.indexOf(w, k + 1)) weights.fill(0, at + k, at + k + w.length);
+        for (let i = 0; i < lit.length; i++) units[at + i] = lit.charCodeAt(i);
+        literal.push(lit);
+        at += lit.length;
       } else {
-        kinds.push("gap" in p ? 1 : 2), units.push(0), weights.push(0);
+        kinds[at++] = "gap" in p ? 1 : 2;
+        literal.push("\0");
       }
     }
   };
   flatten(parts, 1);
   const triples = new Uint32Array(TRIPLE_BITS / 32);
-  for (let i = 0; i + 2 < kinds.length; i++) {
-    if (kinds[i] !== 0 || kinds[i + 1] !== 0 || kinds[i + 2] !== 0) continue;
-    const at = triple(units[i]!, units[i + 1]!, units[i + 2]!);
-    triples[at >>> 5]! |= 1 << (at & 31);
+  const ascii = new Uint32Array(4);
+  const other = new Set<number>();
+  let stretches = 0;
+  for (let i = 0; i < m; i++) {
+    if (kinds[i] === 0 && (i === 0 || kinds[i - 1] !== 0)) stretches++;
+    if (weights[i] === 1) {
+      const c = units[i]!;
+      if (c < 128) ascii[c >>> 5]! |= 1 << (c & 31);
+      else other.add(c);
+    }
+    if (i + 2 >= m || kinds[i] !== 0 || kinds[i + 1] !== 0 || kinds[i + 2] !== 0) continue;
+    const t = triple(units[i]!, units[i + 1]!, units[i + 2]!);
+    triples[t >>> 5]! |= 1 << (t & 31);
   }
-  const flat = { kinds: Int32Array.from(kinds), units: Int32Array.from(units), weights: Int32Array.from(weights), counted: countedOf(units.filter((_, i) => weights[i] === 1)), literal: units.map((u) => String.fromCharCode(u)).join(""), triples, holes: kinds.filter((k) => k !== 0).length };
+  const flat: Flat = { kinds, units, weights, counted: { ascii, other }, literal: literal.join(""), triples, stretches };
   byWords.set(words, flat);
   return flat;
 }
@@ -469,18 +523,22 @@ function locate(where: PanicLocation, versions: readonly DatasetVersion[]): Loca
 /** How the message matches a record by its text, or null. */
 function textMatch(message: string, r: CatalogRecord, error: ErrorValue | null, here: boolean): { how: MatchHow; score: number } | null {
   const read = readPattern(r.messagePattern);
-  const re = read.re;
-  if (re === null) return null;
+  // Note: a pattern that does not compile matches nothing; it is compiled only once a match needs it
+  //   (`compiled`), and every match is returned only after it compiled.
   // Note: a pattern without literal text of its own (an optional `: <Debug>` is none) matches
   //   every message, and one whose literal text has no letter or digit (`{}.{}`, `{}: {}`) nearly
   //   every one: only its place says anything.
   const literal = read.speaks;
   if (!literal && !here) return null;
-  if (holdsInOrder(message, read.required) && re.test(message)) return { how: "whole", score: 0 };
+  if (holdsInOrder(message, read.required)) {
+    const re = compiled(read);
+    if (re === null) return null;
+    if (re.test(message)) return { how: "whole", score: 0 };
+  }
   if (error !== null) {
     const named = error.variant === null ? 0 : namesVariant(r, error.variant);
-    if (named > 0) return { how: "error", score: named };
-    if (error.text !== null && literal && re.test(error.text)) return { how: "error", score: 1 };
+    if (named > 0) return compiled(read) === null ? null : { how: "error", score: named };
+    if (error.text !== null && literal && compiled(read)?.test(error.text) === true) return { how: "error", score: 1 };
   }
   const parts = read.parts;
   if (parts === null || message.length < MIN_FRAGMENT) return null;
@@ -488,12 +546,12 @@ function textMatch(message: string, r: CatalogRecord, error: ErrorValue | null, 
   if (read.literals < need) return null;
   if (fragmentBound(message, parts, STD_WORDS) < need) return null;
   const score = fragmentScore(message, parts, STD_WORDS);
-  return score >= need ? { how: "fragment", score } : null;
+  return score >= need && compiled(read) !== null ? { how: "fragment", score } : null;
 }
 
-/** What matching reads of a pattern: its anchored regex (null when it does not compile), parts, and literal counts. */
+/** What matching reads of a pattern: its parts and literal counts (its anchored regex: `compiled`). */
 interface ReadPattern {
-  readonly re: RegExp | null;
+  readonly pattern: string;
   readonly parts: MessagePart[] | null;
   readonly literals: number;
   /** True when its literal text outside the optional tail has a letter or digit. */
@@ -501,6 +559,23 @@ interface ReadPattern {
   /** Its literal parts outside the optional tail, in order: a whole message holds each as it is (none when it has no parts). */
   readonly required: readonly string[];
 }
+
+/** The anchored regex of a pattern read, compiled on first use; null when it does not compile. */
+function compiled(read: ReadPattern): RegExp | null {
+  const known = regexes.get(read);
+  if (known !== undefined) return known;
+  let re: RegExp | null;
+  try {
+    re = anchored(read.pattern);
+  } catch {
+    re = null;
+  }
+  regexes.set(read, re);
+  return re;
+}
+
+/** The regexes compiled so far, by pattern read. */
+const regexes = new WeakMap<ReadPattern, RegExp | null>();
 
 /** True when `text` holds each of `literals` as it is, one after another. */
 function holdsInOrder(text: string, literals: readonly string[]): boolean {
@@ -521,26 +596,14 @@ const READ_PATTERNS = 65536;
 function readPattern(pattern: string): ReadPattern {
   const known = readPatterns.get(pattern);
   if (known !== undefined) return known;
-  let re: RegExp | null;
-  try {
-    re = anchored(pattern);
-  } catch {
-    re = null;
-  }
   const parts = patternParts(pattern);
   // Note: the regex is the parts' (`composePattern`), whose literal text it matches as it is, holes and gaps between.
   const required = (parts ?? []).flatMap((p) => ("lit" in p ? [p.lit] : []));
-  const read: ReadPattern = { re, parts, literals: patternLiterals(pattern), speaks: /[\p{L}\p{N}]/u.test(requiredLiterals(pattern)), required };
+  // Note: where the pattern does not decode, its literal text is taken to be the pattern itself.
+  const read: ReadPattern = { pattern, parts, literals: patternLiterals(pattern), speaks: /[\p{L}\p{N}]/u.test(parts === null ? pattern : required.join("")), required };
   if (readPatterns.size >= READ_PATTERNS) readPatterns.clear();
   readPatterns.set(pattern, read);
   return read;
-}
-
-/** The literal text of a pattern outside its optional tail (the pattern itself where it does not decode). */
-function requiredLiterals(pattern: string): string {
-  const parts = patternParts(pattern);
-  if (parts === null) return pattern;
-  return parts.map((p) => ("lit" in p ? p.lit : "")).join("");
 }
 
 /** The most records `renderMatches` (and the site's search) lists; `--json` lists them all. */

@@ -127,6 +127,19 @@ describe("fragmentScore", () => {
   it("lets any white space stand in a gap", () => {
     assert.equal(fragmentScore("x  >\n0", [L("x"), { gap: true }, L(">"), { gap: true }, L("0")]), 3);
   });
+
+  it("carries a count on through a gap and a hole that follow each other, and keeps the best of two ways to a point", () => {
+    const gapThenHole: MessagePart[] = [L("a"), { gap: true }, W, L("b")];
+    // `a` (1), nothing or ` ` or `x` for the gap and the hole, then `b` (1).
+    assert.equal(fragmentScore("ab", gapThenHole), 2);
+    assert.equal(fragmentScore("a b", gapThenHole), 2);
+    assert.equal(fragmentScore("a xb", gapThenHole), 2);
+    // After `ab`, the hole of `ab{}b` is reached from the start (0) and after `ab` (2): the text's last `b` counts on 2.
+    assert.equal(fragmentScore("abb", [L("ab"), W, L("b")]), 3);
+    // Nothing but the hole can read `x`; after it only `b` is literal. The hole may print all of `ba`.
+    assert.equal(fragmentScore("xb", [L("a"), W, L("b")]), 1);
+    assert.equal(fragmentScore("ba", [L("a"), W, L("b")]), 0);
+  });
 });
 
 describe("fragmentBound", () => {
@@ -141,6 +154,10 @@ describe("fragmentBound", () => {
     assert.equal(fragmentBound("gear", [L("Value out of range for u8")]), 2);
     // With two holes, three runs: `ge`, `ar` and `s` may each stand alone.
     assert.equal(fragmentBound("gears", [L("ge"), W, L("ar"), W, L("s")]), 5);
+    // Two holes around one stretch leave one run: of `a`, `b`, `c` and `d`, at most two (fragmentScore: 0, as a
+    // run inside the text would have to read all of `abcd`; the holes print it all).
+    assert.equal(fragmentBound("a-b-c-d", [W, L("abcd"), W]), 2);
+    assert.equal(fragmentScore("a-b-c-d", [W, L("abcd"), W]), 0);
     // std's words and the optional group count nothing.
     assert.equal(fragmentBound("code: x", [L("code: "), { optional: [L("xyz")] }], ["code: "]), 0);
   });

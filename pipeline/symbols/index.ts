@@ -75,20 +75,19 @@ const MAX_VISITS = 4000;
 const MAX_ENTRY_POINTS = 5;
 
 const RANK: Record<Confidence, number> = { self: 0, resolved: 1, path: 2, name: 3 };
-
-/** The weaker of two confidences. */
-function weaker(a: Confidence, b: Confidence): Confidence {
-  return RANK[a] >= RANK[b] ? a : b;
-}
+/** The confidences by rank. */
+const BY_RANK: readonly Confidence[] = ["self", "resolved", "path", "name"];
+const RESOLVED = RANK.resolved;
+const NAME = RANK.name;
 
 /** The workspace's call graph and its questions. */
 export class SymbolIndex {
   readonly nodes: SymbolNode[] = [];
   private readonly byFile = new Map<string, SymbolNode[]>();
-  /** Callers of each node: `[caller id, confidence]`. */
-  private readonly callers: [number, Confidence][][] = [];
-  /** Callees of each node: `[callee id, confidence]`. */
-  private readonly callees: [number, Confidence][][] = [];
+  /** Callers of each node, two numbers a link: the caller's id and the link's rank (`RANK`). */
+  private readonly callers: number[][] = [];
+  /** Callees of each node, two numbers a link: the callee's id and the link's rank (`RANK`). */
+  private readonly callees: number[][] = [];
 
   /** Builds the index of `files`; `moduleOf` names each file's package and module (the one seam for the workspace's layout). */
   constructor(files: readonly IndexedFile[], layout: ModuleOf) {
@@ -134,11 +133,14 @@ export class SymbolIndex {
       this.byFile.set(file.path, list);
     }
     for (const _ of this.nodes) this.callers.push([]), this.callees.push([]);
-    const packageOf = new Map(files.map((f) => [f.path, moduleOf(f.path).package]));
+    // Note: what resolving reads of each node's file, read once per node: its package, and the last segment of its module.
+    const nodePackage = this.nodes.map((n) => moduleOf(n.path).package);
+    const nodeModule = this.nodes.map((n) => moduleOf(n.path).module?.split("::").at(-1));
     const usesOf = new Map(files.map((f) => [f.path, new Map((f.symbols?.uses ?? []).map(([alias, path]) => [alias, path]))]));
     const resolve = (key: string, file: IndexedFile, owner: string | null): [number[], Confidence] => {
       const here = (ids: readonly number[]) => ids.filter((id) => this.nodes[id]!.path === file.path);
-      const samePackage = (ids: readonly number[]) => ids.filter((id) => packageOf.get(this.nodes[id]!.path) === packageOf.get(file.path));
+      const filePackage = moduleOf(file.path).package;
+      const samePackage = (ids: readonly number[]) => ids.filter((id) => nodePackage[id] === filePackage);
       // Note: of a name's definitions, those of the caller's own package when it has any.
       const nearest = (ids: readonly number[]) => {
         const near = samePackage(ids);
@@ -169,10 +171,7 @@ export class SymbolIndex {
         // A module path (`check::f`): the free functions of that name in a module so named.
         const [qualifier, name] = [key.slice(0, sep), key.slice(sep + 2)];
         // Note: a crate's name (`mini::attention`) names the free functions of that package, as its root re-exports them.
-        const inModule = (free.get(name) ?? []).filter((id) => {
-          const where = moduleOf(this.nodes[id]!.path);
-          return where.module?.split("::").at(-1) === qualifier || this.nodes[id]!.fn!.modules.at(-1)?.[0] === qualifier || (where.package?.replaceAll("-", "_") === qualifier && this.nodes[id]!.public);
-        });
+        const inModule = (free.get(name) ?? []).filter((id) => nodeModule[id] === qualifier || this.nodes[id]!.fn!.modules.at(-1)?.[0] === qualifier || (nodePackage[id]?.replaceAll("-", "_") === qualifier && this.nodes[id]!.public));
         return inModule.length === 1 ? [inModule, "resolved"] : inModule.length > 1 ? [inModule, "path"] : [[], "name"];
       }
       const all = free.get(key) ?? [];
@@ -181,25 +180,39 @@ export class SymbolIndex {
       const used = usesOf.get(file.path)!.get(key);
       if (used !== undefined) {
         const module = used.split("::").slice(0, -1).at(-1);
-        const named = all.filter((id) => moduleOf(this.nodes[id]!.path).module?.split("::").at(-1) === module);
+        const named = all.filter((id) => nodeModule[id] === module);
         if (named.length === 1) return [named, "resolved"];
       }
       return byName(nearest(all));
     };
-    // Note: a key resolves the same way anywhere in a file with the same owner; the calls come file by file.
+    // Note: a key resolves the same way anywhere in a file with the same owner; the calls come file
+    //   by file. A method call (`.f`) or a path call (`a::f`) resolves the same way anywhere in a
+    //   package: those are kept by package.
     let resolvedIn: IndexedFile | null = null;
-    const resolved = new Map<string | null, Map<string, [number[], Confidence]>>();
+    const resolved = new Map<string | null, Map<string, [number[], number]>>();
+    const byPackage = new Map<string | null, Map<string, [number[], number]>>();
+    const resolution = (key: string, file: IndexedFile, owner: string | null, memo: Map<string, [number[], number]>): [number[], number] => {
+      const known = memo.get(key);
+      if (known !== undefined) return known;
+      const [ids, confidence] = resolve(key, file, owner);
+      const found: [number[], number] = [ids, RANK[confidence]];
+      memo.set(key, found);
+      return found;
+    };
     for (const { node, file, owner, calls: list } of calls) {
       if (file !== resolvedIn) (resolved.clear(), (resolvedIn = file));
       const byKey = resolved.get(owner) ?? resolved.set(owner, new Map()).get(owner)!;
+      const pkg = moduleOf(file.path).package;
+      const inPackage = byPackage.get(pkg) ?? byPackage.set(pkg, new Map()).get(pkg)!;
       const seen = new Set<number>();
       for (const key of list) {
-        const [ids, confidence] = byKey.get(key) ?? byKey.set(key, resolve(key, file, owner)).get(key)!;
+        const anywhere = !key.endsWith("!") && !key.startsWith("self.") && (key.startsWith(".") || key.includes("::"));
+        const [ids, rank] = resolution(key, file, owner, anywhere ? inPackage : byKey);
         for (const id of ids) {
           if (id === node || seen.has(id)) continue;
           seen.add(id);
-          this.callers[id]!.push([node, confidence]);
-          this.callees[node]!.push([id, confidence]);
+          this.callers[id]!.push(node, rank);
+          this.callees[node]!.push(id, rank);
         }
       }
     }
@@ -256,31 +269,39 @@ export class SymbolIndex {
    * Note: a chain of calls matched by name alone says little; one such link on a path (a method
    *   called on a value of another type) is what most paths need.
    */
-  private search(start: SymbolNode, edges: readonly (readonly [number, Confidence])[][], depths: number, names: number, stop: (node: SymbolNode) => boolean): Paths {
-    const seen = new Map<number, { back: number | null; confidence: Confidence; depth: number; names: number }>([[start.id, { back: null, confidence: "self", depth: 0, names: 0 }]]);
+  private search(start: SymbolNode, edges: readonly (readonly number[])[], depths: number, names: number, stop: (node: SymbolNode) => boolean): Paths {
+    // Note: a confidence is its rank here (`RANK`), 0 for `start` itself.
+    const seen = new Map<number, { back: number | null; rank: number; depth: number; names: number }>([[start.id, { back: null, rank: 0, depth: 0, names: 0 }]]);
     let frontier = [start.id];
     for (let depth = 1; depth <= depths && frontier.length > 0 && seen.size < MAX_VISITS; depth++) {
       const next: number[] = [];
       for (const id of frontier) {
         const node = this.nodes[id]!;
         if (id !== start.id && (stop(node) || node.test)) continue;
-        const { confidence: here, names: used } = seen.get(id)!;
-        for (const [other, link] of edges[id]!) {
-          const count = used + (link === "name" ? 1 : 0);
+        const { rank: here, names: used } = seen.get(id)!;
+        const links = edges[id]!;
+        for (let k = 0; k < links.length; k += 2) {
+          const other = links[k]!;
+          const link = links[k + 1]!;
+          const count = used + (link === NAME ? 1 : 0);
           if (count > names) continue;
-          const confidence = weaker(here === "self" ? "resolved" : here, link);
+          // The weaker of the path so far (from `start`, a resolved one) and the link.
+          const rank = Math.max(here, RESOLVED, link);
           const known = seen.get(other);
           if (known === undefined) {
-            seen.set(other, { back: id, confidence, depth, names: count });
+            seen.set(other, { back: id, rank, depth, names: count });
             next.push(other);
-          } else if (known.depth === depth && RANK[confidence] < RANK[known.confidence]) seen.set(other, { back: id, confidence, depth, names: count });
+          } else if (known.depth === depth && rank < known.rank) seen.set(other, { back: id, rank, depth, names: count });
         }
       }
       frontier = next;
     }
     return {
       ids: () => seen.keys(),
-      confidence: (id) => seen.get(id)?.confidence,
+      confidence: (id) => {
+        const rank = seen.get(id)?.rank;
+        return rank === undefined ? undefined : BY_RANK[rank];
+      },
       via: (id) => {
         const out: string[] = [];
         for (let at: number | null = id; at !== null && seen.has(at); at = seen.get(at)!.back) out.push(this.nodes[at]!.symbol);

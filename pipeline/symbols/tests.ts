@@ -45,8 +45,8 @@ export function recordsExpecting(expected: string, version: DatasetVersion): Mat
   return matchPanic(expected, [candidates], version.version).matches.filter((m) => (m.how === "whole" || m.how === "fragment") && m.record.errorType === "panic");
 }
 
-/** The envelopes' patterns joined by NULs, with the envelope each offset is in (`recordsWriting`), by envelopes. */
-const joinedPatterns = new WeakMap<readonly Envelope[], { readonly text: string; readonly owner: Int32Array }>();
+/** The envelopes' patterns joined by NULs, with the envelope each offset is in, and the envelopes found for each word so far (`recordsWriting`), by envelopes. */
+const joinedPatterns = new WeakMap<readonly Envelope[], { readonly text: string; readonly owner: Int32Array; readonly byWord: Map<string, readonly number[]> }>();
 
 /** The indices of the envelopes whose pattern holds one of `words` (each of word characters only) as written. */
 function recordsWriting(envelopes: readonly Envelope[], words: readonly string[]): Set<number> {
@@ -59,12 +59,20 @@ function recordsWriting(envelopes: readonly Envelope[], words: readonly string[]
       owner.fill(i, at, at + e.record.messagePattern.length + 1);
       at += e.record.messagePattern.length + 1;
     });
-    joined = { text, owner };
+    joined = { text, owner, byWord: new Map() };
     joinedPatterns.set(envelopes, joined);
   }
-  const { text, owner } = joined;
+  const { text, owner, byWord } = joined;
   const out = new Set<number>();
-  // Note: a word is of word characters only, so no occurrence spans the NUL between two patterns.
-  for (const w of new Set(words)) for (let at = text.indexOf(w); at >= 0; at = text.indexOf(w, at + 1)) out.add(owner[at]!);
+  for (const w of words) {
+    let found = byWord.get(w);
+    if (found === undefined) {
+      const list: number[] = [];
+      // Note: a word is of word characters only, so no occurrence spans the NUL between two patterns.
+      for (let at = text.indexOf(w); at >= 0; at = text.indexOf(w, at + 1)) if (list.at(-1) !== owner[at]) list.push(owner[at]!);
+      byWord.set(w, (found = list));
+    }
+    for (const i of found) out.add(i);
+  }
   return out;
 }
