@@ -56,7 +56,7 @@ describe("indexFile", () => {
     assert.deepEqual(narrow.doc, { summary: "Narrows.", panics: "If out of range." });
     assert.deepEqual(narrow.calls, ["check!", "Check::narrow", "self.go", "T::make", "narrow"]);
     assert.deepEqual(s.uses, [["C", "crate::check::Check"], ["narrow", "crate::check::narrow"]]);
-    assert.deepEqual(s.types, [["T", true]]);
+    assert.deepEqual(s.types, [["T", true], ["Shape", false]]);
   });
 
   it("reads should_panic tests, macro bodies' calls and module declarations", () => {
@@ -129,6 +129,14 @@ describe("entry points, docs and reproductions of a fixture crate", () => {
   it("takes a trait's method implemented in a private module as public: the impl applies wherever the type is", () => {
     const e = byMessage("the length of a tensor is not kept");
     assert.deepEqual(e.facts!.entryPoints!.map((p) => [p.path, p.confidence]), [["crates/mini/src/check.rs", "self"]]);
+  });
+
+  it("keeps the methods of an impl of a pub(crate) trait in the crate", () => {
+    const e = byMessage("a kernel launched outside the crate");
+    assert.deepEqual(e.facts!.entryPoints, []);
+    assert.doesNotMatch(e.record.triggerScenarios ?? "", /Users call/);
+    const impl = byMessage("the length of a tensor is not kept");
+    assert.match(impl.record.triggerScenarios ?? "", /Users call `Tensor::length` itself, through `impl crate::api::Length for crate::api::Tensor`: a trait's methods are callable wherever the type and the trait are/);
   });
 
   it("reaches a pub(crate) check through a private helper from the public method only", () => {

@@ -64,7 +64,10 @@ export function withOwnWords<F extends Prose>(fields: F, facts: RecordFacts, own
   const itself = entries.find((e) => e.via.length === 1);
   const outside = entries.filter((e) => e.via.length > 1);
   const sure = outside.filter((e) => e.confidence !== "name");
-  if (itself !== undefined) trigger.push(`Users call ${code(itself.symbol)} itself: it is public, in a module its crate's root makes reachable.`);
+  const implTrait = facts.function?.implTrait ?? null;
+  // Note: a trait impl's method is callable wherever the type and the trait are: the module it is written in does not matter.
+  if (itself !== undefined && implTrait !== null) trigger.push(`Users call ${code(itself.symbol)} itself, through \`impl ${implTrait} for ${facts.function?.implType ?? ""}\`: a trait's methods are callable wherever the type and the trait are, whatever module the impl is written in.`);
+  else if (itself !== undefined) trigger.push(`Users call ${code(itself.symbol)} itself: it is public, in a module its crate's root makes reachable.`);
   // Note: a path with a link matched by name alone is left out of the prose (the facts list it, with its confidence).
   if (sure.length > 0) trigger.push(`Users reach it through ${sure.map(entryPhrase).join("; ")}.`);
   for (const d of docs) if (d.of === "entry-point" && d.panics !== null) trigger.push(ended(`The docs of ${code(d.symbol)} say under “# Panics”: ${quote(d.panics)}`));

@@ -74,7 +74,7 @@ export interface FileSymbols {
   readonly reexports: readonly string[];
   /** `mod` declarations at the file's top level, `[name, pub]` (plain `pub` only; test-only ones left out). */
   readonly modules: readonly (readonly [name: string, pub: boolean])[];
-  /** The `struct`, `enum` and `union` types it declares outside test code, `[name, pub]` (plain `pub` only). */
+  /** The `struct`, `enum` and `union` types and the traits it declares outside test code, `[name, pub]` (plain `pub` only). */
   readonly types: readonly (readonly [name: string, pub: boolean])[];
 }
 
@@ -197,6 +197,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       const head = itemHead(text, t, pair, i);
       const owner = word === "trait" ? (next?.kind === "ident" ? next.text : null) : itemName(header, "impl");
       const trait = word === "trait" ? owner : implTrait(header);
+      if (word === "trait" && owner !== null && !head.test && !inTest()) types.push([owner, head.visibility === "pub"]);
       stack.push({ kind: word, close: pair[j]!, owner, trait, test: head.test, visibility: head.visibility });
       i = j;
       continue;

@@ -112,8 +112,8 @@ export class SymbolIndex {
       for (const fn of s.functions) {
         const test = file.test || fn.test;
         const symbol = fn.owner === null ? fn.name : `${fn.owner}::${fn.name}`;
-        const visible = (fn.trait !== null && fn.owner !== fn.trait ? true : fn.visibility === "pub") && (fn.owner === null || fn.owner === fn.trait || publicType.get(fn.owner) !== false);
-        // Note: a trait's impl applies wherever the type is used, whatever module it is written in: its methods are public when the type is.
+        // Note: a trait's impl applies wherever the type and the trait are, whatever module it is written in: its methods are public when both are (a trait the workspace declares only without `pub`, such as a `pub(crate) trait`, keeps them in the crate).
+        const visible = (fn.trait !== null && fn.owner !== fn.trait ? publicType.get(lastSegment(fn.trait)) !== false : fn.visibility === "pub") && (fn.owner === null || fn.owner === fn.trait || publicType.get(fn.owner) !== false);
         const traitImpl = fn.trait !== null && fn.owner !== fn.trait;
         const node: SymbolNode = { id: this.nodes.length, path: file.path, symbol, line: fn.line, endLine: fn.endLine, fn, test, public: !test && fn.inMacro === null && visible && (traitImpl || (fileReachable && fn.modules.every(([, pub]) => pub))), doc: fn.doc ?? null };
         this.nodes.push(node);
@@ -387,4 +387,9 @@ export function symbolsMatter(symbols: FileSymbols | undefined): boolean {
   if (symbols === undefined) return false;
   if (symbols.macros.length > 0 || symbols.modules.length > 0 || symbols.reexports.length > 0) return true;
   return symbols.functions.some((fn) => fn.expected !== undefined || fn.calls.some((key) => !(key.endsWith("!") && STD_MACROS.has(key.slice(0, -1)))));
+}
+
+/** The name a path ends in, without generic arguments (`QTensorOps` of `ops::QTensorOps<Self>`). */
+function lastSegment(path: string): string {
+  return path.replace(/<[^]*$/, "").split("::").at(-1)!.trim();
 }
