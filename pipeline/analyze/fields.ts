@@ -380,9 +380,12 @@ function reachSentences(fn: FunctionFact | undefined, facts: RecordFacts): strin
  */
 function usersGuards(guards: Guards, users: boolean, config: boolean, fn: FunctionFact | undefined): Guards {
   const readsField = (code: string | null) => !config && code !== null && /\bself\s*\.\s*[a-z_]\w*\b(?!\s*[(:])/.test(code);
-  // Note: an expression that reads the function's locals (not its parameters or `self`) tests what a caller does not have.
-  const params = new Set(["self", ...(fn?.params ?? []).flatMap((p) => boundNames(p.pattern))]);
-  const readsLocals = guards.form === "expression" && guards.reads.some((n) => !params.has(n) && !PRIMITIVE_TYPES.has(n));
+  // Note: a guard that reads the function's locals (not its parameters, `self`, or the `let`s the
+  //   function form repeats) tests what a caller does not have: a local `const`, a value computed
+  //   without a `let`.
+  const repeated = guards.form === "function" ? guards.lets.flatMap((l) => boundNames(l.replace(/^\s*let\s+/, "").replace(/\s*=[^]*$/, "").replace(/:[^]*$/, ""))) : [];
+  const known = new Set(["self", ...(fn?.params ?? []).flatMap((p) => boundNames(p.pattern)), ...repeated]);
+  const readsLocals = guards.form !== null && guards.reads.some((n) => !known.has(n) && !PRIMITIVE_TYPES.has(n));
   if (users && !readsLocals && !readsField(guards.validationCode) && !readsField(guards.typeGuard)) return guards;
   return { ...guards, validationCode: null, typeGuard: null, form: null };
 }
@@ -616,7 +619,8 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
 function exampleFixOf(kind: SiteKind, message: string, framing: Framing, guards: Guards, facts: RecordFacts): string | null {
   const fn = facts.function;
   if (fn === undefined || facts.macro !== null) return null;
-  if (framing.frame === "input" && guards.form === "function" && fn.name !== "main") {
+  // Note: a guard compiled only under a `#[cfg]` (a `debug_assert!`'s, under `debug_assertions`) cannot be called in every build: no fix calls it.
+  if (framing.frame === "input" && guards.form === "function" && fn.name !== "main" && !/^\s*#\[cfg\(/.test(guards.typeGuard ?? "")) {
     const plain = fn.params.every((p) => /^(?:mut\s+)?[a-z_]\w*$/.test(p.pattern));
     if (!plain || fn.params.length === 0) return null;
     const guardArgs = fn.params.map((p, i) => (COPY_TYPE.test(p.type.trim()) ? argName(p, i) : `${argName(p, i)}.clone()`)).join(", ");
