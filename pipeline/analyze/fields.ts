@@ -397,7 +397,8 @@ function otherSitesSentence(facts: RecordFacts): string | null {
   const shown = others.slice(0, 6).map((o) => {
     const framing = o.conditions === undefined ? null : frameOf(o.kind, "", { ...EMPTY_FACTS, conditions: o.conditions });
     const when = framing === null || framing.deciding.length === 0 ? "" : ` when ${framing.deciding.map(describeCondition).join(", then ")}`;
-    return `${o.owner === "" ? "outside any function" : code(o.owner)} (${code(`${o.path}:${o.line}`)})${when}`;
+    // Note: an owner not found is said as nothing: the place alone (the owner is read by a scan of the text, which may miss it).
+    return `${o.owner === "" ? code(`${o.path}:${o.line}`) : `${code(o.owner)} (${code(`${o.path}:${o.line}`)})`}${when}`;
   });
   return `The same message is also raised ${others.length === 1 ? "at one other site" : `at ${others.length} other sites`}: ${shown.join("; ")}${others.length > 6 ? `; and ${others.length - 6} more` : ""}.`;
 }
