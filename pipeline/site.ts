@@ -274,7 +274,6 @@ function recordView(e: Envelope, manifest: Manifest, pages: ReadonlyMap<string, 
     gates: facts?.gates ?? [],
     conditions: (facts?.conditions ?? []).map((c) => ({ line: c.line, text: conditionText(c) })),
     inMacro: facts?.macro ?? null,
-    callers: facts?.callers ?? [],
     occurrences: e.occurrences.map((o) => ({
       filePath: o.filePath,
       lineNumber: o.lineNumber,
