@@ -364,7 +364,7 @@ export interface RecordFacts {
   macro: string | null;
   /** The macro invocations whose tokens hold the site, outermost first, when there is more than one or one opens with `#![…]`; `macro` names the last. Absent otherwise. */
   macroPath?: MacroUse[];
-  /** Names of the functions in the same file that call a function with the enclosing function's name, sorted (a match by name, not a resolved call). */
+  /** The functions whose calls of the enclosing function the symbol index resolves (a path, `Self`, a `use`, the same file; not a name alone), by symbol, sorted; where the run has no index, the names of the functions in the same file that call a function with the enclosing function's name (a match by name, not a resolved call). */
   callers: string[];
   /** Names bound by `let` between the outermost step of the path condition and the site: values the conditions may read that do not exist before the path starts. */
   boundInside: string[];

@@ -149,7 +149,9 @@ describe("entry points, docs and reproductions of a fixture crate", () => {
     assert.match(e.record.documentation ?? "", /The docs of `Check::rank` say: “Checks a rank\.”( |$)/);
     assert.match(e.record.triggerScenarios ?? "", /The repository's `#\[should_panic\]` test `reshape_to_zero` \(`crates\/mini\/src\/api\.rs:54`\) reaches this site through the calls above and expects a message its pattern accepts\./);
     assert.match(e.record.triggerScenarios ?? "", /Users reach it through `Tensor::reshape` \(`Tensor::reshape → helper → Check::rank`/);
-    assert.doesNotMatch(JSON.stringify(e.facts), /crate_only|internal/);
+    assert.doesNotMatch(JSON.stringify([e.facts!.entryPoints, e.facts!.docs]), /crate_only|internal/);
+    // The callers are the calls the index resolves (api.rs: `helper`, `crate_only` and `Tensor::internal` call `Check::rank`), not the file's name matches.
+    assert.deepEqual(e.facts!.callers, ["Tensor::internal", "crate_only", "helper"]);
     const [first, ...rest] = e.reproductions!;
     assert.deepEqual({ ...first, permalink: undefined }, { path: "crates/mini/src/api.rs", line: 54, name: "reshape_to_zero", permalink: undefined, expected: "rank must be positive", how: "should-panic-reached", via: ["reshape_to_zero", "Tensor::reshape", "helper", "Check::rank"] });
     assert.match(first!.permalink, /\/blob\/[0-9a-f]{40}\/crates\/mini\/src\/api\.rs#L54$/);

@@ -123,7 +123,8 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
     const takenFacts = carriedPlace ? siteFactsOf(e.facts!) : null;
     const base = withBuilds(takenFacts ?? recordFacts(site, placeFacts(layout, e.record.filePath, site), fnKey === null ? [] : idsOf(fnKey).filter((id) => id !== e.record.id), otherSites(e)), featuresOf(layout, e.record.filePath));
     // Note: code no build compiles, or that runs while compiling, has no way in from a user's call.
-    const facts: RecordFacts = own === undefined ? base : { ...base, entryPoints: base.neverCompiled === true || base.compileTime === true ? [] : own.entryPoints, docs: own.docs };
+    // Note: with the index, the callers are those it resolves, not the file's name matches.
+    const facts: RecordFacts = own === undefined ? base : { ...base, callers: own.callers, entryPoints: base.neverCompiled === true || base.compileTime === true ? [] : own.entryPoints, docs: own.docs };
     // Note: the keys in one order whatever the envelope came with (taken whole, it holds facts already): reproductions, then facts and related ids.
     // Note: an envelope taken whole whose facts and tests are what the index now gives keeps them as they are (its line is then taken as it was: `unchangedLines`).
     if (own !== undefined && own.example === null && carriedPlace && sameJson(e.facts, facts) && sameJson(e.reproductions ?? [], own.reproductions)) {

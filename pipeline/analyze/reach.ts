@@ -20,6 +20,8 @@ import type { SymbolIndex, SymbolNode } from "../symbols/index.js";
 export interface RecordReach {
   readonly entryPoints: EntryPointFact[];
   readonly docs: DocQuote[];
+  /** The functions whose calls of the record's function the index resolves (`SymbolIndex.resolvedCallers`). */
+  readonly callers: string[];
   readonly reproductions: Reproduction[];
   /** The body of the best `#[should_panic]` test that calls the record's function or an entry point by name: the "before" of an example fix. */
   readonly example: { readonly name: string; readonly path: string; readonly line: number; readonly body: string } | null;
@@ -78,7 +80,7 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
   const entryCache = new Map<number, ReturnType<SymbolIndex["entryPoints"]>>();
   return envelopes.map((_, i) => {
     const target = targets[i]!;
-    if (target === null) return { entryPoints: [], docs: [], reproductions: reproductionsOf(input, linked[i]!, []), example: null };
+    if (target === null) return { entryPoints: [], docs: [], callers: [], reproductions: reproductionsOf(input, linked[i]!, []), example: null };
     const entries = entryCache.get(target.id) ?? entryCache.set(target.id, index.entryPoints(target)).get(target.id)!;
     const documented: SymbolNode[] = [target, ...entries.map((x) => x.node).filter((n) => n.id !== target.id)];
     const docs = documented.flatMap((n): DocQuote[] => (n.doc === null ? [] : [{ symbol: n.symbol, of: n === target ? "function" : "entry-point", summary: n.doc.summary, panics: n.doc.panics }]));
@@ -89,6 +91,7 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
     return {
       entryPoints: entries.map((x) => ({ symbol: x.symbol, path: x.path, line: x.line, via: [...x.via], confidence: x.confidence })),
       docs,
+      callers: index.resolvedCallers(target),
       reproductions,
       example: best === undefined ? null : { name: best.test.name, path: best.test.path, line: best.test.line, body: best.test.fn.body! },
     };

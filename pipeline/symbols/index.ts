@@ -254,6 +254,21 @@ export class SymbolIndex {
   }
 
   /**
+   * The functions whose calls of `target` the index resolves (a path, `Self`, a `use`, the same
+   * file: not a name alone, nor a path several definitions share), outside test code, by symbol,
+   * sorted, each once.
+   */
+  resolvedCallers(target: SymbolNode): string[] {
+    const links = this.callers[target.id]!;
+    const out = new Set<string>();
+    for (let k = 0; k < links.length; k += 2) {
+      const caller = this.nodes[links[k]!]!;
+      if (links[k + 1]! <= RESOLVED && !caller.test && caller.id !== target.id) out.add(caller.symbol);
+    }
+    return [...out].sort();
+  }
+
+  /**
    * What `from` reaches through its calls, with the shortest call paths (`from` first), the surest
    * of them. Test code other than `from` is not searched past.
    */
