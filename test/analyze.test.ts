@@ -135,6 +135,9 @@ describe("golden facts and fields", () => {
     assert.match(at(92).solutions![0]!, /`text\.parse::<u16>\(\)` is an Err:/);
     assert.match(at(98).solutions![0]!, /a call with effects/);
     assert.doesNotMatch(at(98).documentation!, /checks what its caller passes/);
+    // `self` handed to another function is that function's input; `self`'s own field is the value's state.
+    assert.doesNotMatch(at(176).documentation!, /called on \(`self`\)/);
+    assert.match(at(183).documentation!, /a check of the value `Handle::level` is called on \(`self`\)/);
     for (const line of [9, 16, 28, 34, 45, 52, 58, 63, 71, 77, 92, 98]) assert.doesNotMatch(at(line).solutions!.join(" "), /make sure this does not hold/);
   });
 

@@ -9,7 +9,7 @@
  * parameters (transitively); nothing here resolves types.
  */
 import type { Condition, FunctionFact, RecordFacts, SiteFacts, SiteKind } from "../schema-types.generated.js";
-import { boundNames, genericNames, lex, mayHaveEffects, readNames, typeNames } from "./rust.js";
+import { boundNames, genericNames, lex, mayHaveEffects, passesSelf, readNames, typeNames } from "./rust.js";
 
 /**
  * How a record is framed:
@@ -180,5 +180,6 @@ export function frameOf(kind: SiteKind, message: string, facts: SiteFacts): Fram
   if (deciding.length === 0) return of(kind === "unimplemented" ? "missing" : "always");
   if (kind.includes("assert")) return of("invariant");
   // Note: a condition that calls with effects (`block_on(rx)`, `recv()`) tests what the world answered, not the receiver's state.
-  return of(reads.includes("self") && fn?.receiver != null && !effects ? "state" : "path");
+  // Note: `self` passed to another function (`try_set_current(&self.inner)`) is that function's input: its answer is no state of the value alone.
+  return of(reads.includes("self") && fn?.receiver != null && !effects && !passesSelf(sources) ? "state" : "path");
 }

@@ -185,6 +185,26 @@ export function mayHaveEffects(src: string): boolean {
   });
 }
 
+/**
+ * True when `src` passes `self` (or a part of it) to a function that is not one of its own
+ * methods (`context::try_set_current(&self.inner)`): what such a call answers depends on the
+ * function, not only on the value the method is called on.
+ */
+export function passesSelf(src: string): boolean {
+  const toks = lex(src);
+  for (let i = 0; i + 1 < toks.length; i++) {
+    if (toks[i]!.kind !== "ident" || toks[i + 1]!.text !== "(" || toks[i - 1]?.text === ".") continue;
+    let depth = 0;
+    for (let j = i + 1; j < toks.length; j++) {
+      const t = toks[j]!.text;
+      if (t === "(") depth++;
+      else if (t === ")" && --depth === 0) break;
+      else if (t === "self" && toks[j - 1]?.text !== ".") return true;
+    }
+  }
+  return false;
+}
+
 /** Methods of std whose value is an `Option`. */
 const OPTION_METHODS: ReadonlySet<string> = new Set([
   "get", "get_mut", "first", "last", "next", "next_back", "nth", "peek", "pop", "pop_front", "pop_back", "find", "find_map", "position",
