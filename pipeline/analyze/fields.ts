@@ -18,7 +18,7 @@ import type { Condition, Envelope, FunctionFact, MessageSource, OtherSite, Param
 import { PRIMITIVE_TYPES } from "../rust/index.js";
 import { errorTypeOf } from "../sources/returned.js";
 import { generateGuards, type Guards } from "./guard.js";
-import { callable, frameOf, type Frame, type Framing, ERROR_HANDLERS, isCatchAll } from "./frame.js";
+import { calledByUsers, frameOf, type Frame, type Framing, ERROR_HANDLERS, isCatchAll } from "./frame.js";
 import { boundNames, headPaths, lastCall, receiverKind, rustString, stdFailure } from "./rust.js";
 import { type OwnWords, withOwnWords } from "./words.js";
 import { type PlaceFacts, withPlace } from "../workspace/place.js";
@@ -280,16 +280,6 @@ function quoteMessage(m: string): string {
   return `"${one.length > 90 ? `${one.slice(0, 87)}…` : one}"`;
 }
 
-/** True when a user's code can name and call `fn`: `pub`, or a trait's method (called through the trait). */
-/**
- * True when users call the site's function itself: the symbol index lists it as its own entry
- * point (public, reachable from the crate root); without the index, when its visibility lets
- * other crates call it. Code written for the user (guards, calls in fixes) calls only such.
- */
-function calledByUsers(fn: FunctionFact, facts: RecordFacts): boolean {
-  const entries = facts.entryPoints;
-  return entries === undefined ? callable(fn) : entries.some((e) => e.via.length === 1);
-}
 
 /** True for `Drop::drop`: rustc rejects calling it (E0040), and a panic there while unwinding aborts. */
 function isDrop(fn: FunctionFact | undefined): boolean {
@@ -409,6 +399,7 @@ function labelOf(kind: SiteKind, source: MessageSource | undefined): string {
   if (kind === "expect-err") return "`.expect_err(…)`";
   if (kind === "wrapper-call") return `A call of ${code(`${source?.name ?? "a wrapper"}(…)`)}, a function that panics with the message it is given,`;
   if (kind === "declared-call") return `${code(`${source?.name ?? "the declared call"}(…)`)}, whose message a panic elsewhere prints (the configuration declares it),`;
+  if (errorTypeOf(kind) === "error") return `The error made by ${RETURNED_HOW[kind] ?? "`Err(…)`"}`;
   return `\`${kind.replaceAll("-", "_")}!\``;
 }
 
@@ -419,7 +410,7 @@ function labelOf(kind: SiteKind, source: MessageSource | undefined): string {
  */
 export function analysisFields(kind: SiteKind, message: string, path: string, line: number, facts: RecordFacts, sameFunction: readonly Peer[], errorClass: string | null = null, source?: MessageSource): AnalysisFields {
   if (facts.neverCompiled === true) return neverCompiledFields(kind, path, line, facts, source);
-  if (facts.compileTime === true) return compileTimeFields(kind, message, path, line, facts, source);
+  if (facts.compileTime === true && errorTypeOf(kind) === "panic") return compileTimeFields(kind, message, path, line, facts, source);
   if (errorTypeOf(kind) === "error") return returnedFields(kind, message, path, line, facts, sameFunction, errorClass);
   // Note: a guard is the user's code: the library's module gates are not its own `#[cfg]`s.
   const framing = frameOf(kind, message, facts);
@@ -647,6 +638,12 @@ const RETURNED_HOW: Partial<Record<SiteKind, string>> = {
   "map-err": "`.map_err(…)`, which turns the error of the call before it into this one",
 };
 
+/** True when the site sits in a generic function, impl or trait: rustc evaluates its constants for each use's types. */
+export function inGeneric(facts: SiteFacts): boolean {
+  const fn = facts.function;
+  return fn?.generics != null || fn?.implGenerics != null || facts.items.some((i) => i.kind === "trait" || (i.kind === "impl" && i.name.includes("<")));
+}
+
 /** The fields of a site rustc evaluates while compiling (`facts.compileTime`): a failure is the build's error E0080, never a run-time panic. */
 function compileTimeFields(kind: SiteKind, message: string, path: string, line: number, facts: RecordFacts, source: MessageSource | undefined): AnalysisFields {
   const where = itemPath(facts);
@@ -655,8 +652,8 @@ function compileTimeFields(kind: SiteKind, message: string, path: string, line: 
   const check = facts.conditions.at(-1);
   const fails = check?.kind === "assert" ? ` when ${describeCondition(check)}` : "";
   return {
-    documentation: `${labelOf(kind, source)} ${place}${compiledOnly(gates)}, evaluated while compiling: it is in a \`const\` context. If it fails${fails}, building the crate stops with rustc's error \`error[E0080]: evaluation panicked: ${quoteMessage(message).slice(1, -1)}\`; a running program never panics here.`,
-    triggerScenarios: `Building the crate${gates === "" ? "" : ` with ${gates}`} for a target or with types${fails === "" ? " for which the constant's evaluation panics" : ` for which it fails${fails}`}.`,
+    documentation: `${labelOf(kind, source)} ${place}${compiledOnly(gates)}, evaluated while compiling: it is in a \`const\` context. If it fails${fails}, the build that evaluates it stops with rustc's error \`error[E0080]: evaluation panicked: ${quoteMessage(message).slice(1, -1)}\`: ${inGeneric(facts) ? "in a generic item, the build of a crate that uses it with such types (while instantiating it)" : "the build of this crate"}; a running program never panics here.`,
+    triggerScenarios: `${inGeneric(facts) ? "Building code that uses it" : "Building the crate"}${gates === "" ? "" : ` with ${gates}`} for a target or with types${fails === "" ? " for which the constant's evaluation panics" : ` for which it fails${fails}`}.`,
     commonSituations: buildsSentence(gates),
     solutions: ["Nothing to handle at run time. If a build stops with this error, the target or the types it is built for do not meet what the constant checks: build for a target that does, or report it to the crate's maintainers."],
     exampleFix: null,

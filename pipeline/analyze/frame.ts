@@ -14,7 +14,7 @@ import { boundNames, genericNames, lex, mayHaveEffects, passesSelf, readNames, t
 /**
  * How a record is framed:
  * - `input`: the deciding check reads what the caller passes (parameters, values computed from them, a config's fields), and users call the function or reach it through calls the index resolves;
- * - `internal`: such a check in a function no user call is known to reach (not public, and no entry point but by name): the crate's own calls pass what it reads;
+ * - `internal`: such a check in a function that is not public and that no entry point of the symbol index reaches: the crate's own calls pass what it reads;
  * - `state`: it reads only the value the method is called on (`self`), which earlier calls built;
  * - `path`: a `panic!` under branches on the function's own values (neither inputs nor `self`);
  * - `invariant`: the code says the state cannot happen (`unreachable!`, an `assert*` of its own values);
@@ -133,20 +133,31 @@ export function saysMissing(message: string): boolean {
   return MISSING_TEXT.test(message);
 }
 
-/** True when the function takes calls from other crates: `pub`, a trait's method, or an implementation of one. */
+/** True when the function's visibility lets code outside its module call it: `pub`, a trait's method, or an implementation of one (a visibility test only: its module may still be out of users' reach). */
 export function callable(fn: FunctionFact): boolean {
   return fn.visibility === "pub" || fn.implTrait !== null || fn.traitName !== null;
 }
 
 /**
- * True when users' calls are known to get to the site's function: the symbol index lists it among
- * the record's entry points, or a path to it whose links are more than name matches; without the
- * index's entry points (`entryPoints` absent), when its visibility lets other crates call it.
+ * True when users' calls may get to the site's function: the symbol index lists entry points for
+ * it (itself or a public function that calls it); where it lists none or the run has no index,
+ * when its visibility lets other modules call it (the index may miss a way in: a module declared
+ * twice under opposite gates, a call through a function pointer).
  */
 export function reachedByUsers(facts: SiteFacts | RecordFacts): boolean {
-  const entries = (facts as RecordFacts).entryPoints;
-  if (entries === undefined) return facts.function === undefined || callable(facts.function);
-  return entries.some((e) => e.confidence !== "name");
+  const entries = (facts as RecordFacts).entryPoints ?? [];
+  return entries.length > 0 || facts.function === undefined || callable(facts.function);
+}
+
+/**
+ * True when users call the site's function itself: the symbol index lists it as its own entry
+ * point (public, reachable from the crate root); where it lists no entry point at all or the run
+ * has no index, when its visibility lets other modules call it. Code written for the user (guards,
+ * calls in fixes) calls only such.
+ */
+export function calledByUsers(fn: FunctionFact, facts: RecordFacts): boolean {
+  const entries = facts.entryPoints ?? [];
+  return entries.length === 0 ? callable(fn) : entries.some((e) => e.via.length === 1);
 }
 
 /** The frame of a panic site from its kind, message and facts. */
@@ -175,7 +186,8 @@ export function frameOf(kind: SiteKind, message: string, facts: SiteFacts): Fram
   //   of its own, or from `unimplemented!`, it marks a path not implemented.
   const rejectsRest = kind === "panic" && readsInput && last?.kind === "match" && isCatchAll(last.pattern ?? "") && (last.earlierArms ?? []).length > 0;
   if ((kind === "unimplemented" || (kind === "panic" && !rejectsRest)) && (message.trim() === "" ? kind === "unimplemented" : saysMissing(message))) return of("missing");
-  if (readsInput) return of(reachedByUsers(facts) ? "input" : "internal");
+  // Note: in a binary, what a function checks comes from the program's own input (its command line, its files), which its user gives.
+  if (readsInput) return of(reachedByUsers(facts) || (facts as RecordFacts).crateKind === "bin" ? "input" : "internal");
   if (kind === "wrapper-call" || kind === "declared-call") return of("callee");
   if (deciding.length === 0) return of(kind === "unimplemented" ? "missing" : "always");
   if (kind.includes("assert")) return of("invariant");

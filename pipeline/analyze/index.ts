@@ -9,7 +9,7 @@ import type { Envelope, OtherSite, RecordFacts } from "../schema-types.generated
 import type { Site } from "../types.js";
 import type { WorkspaceLayout } from "../workspace/modules.js";
 import { featuresOf, placeFacts, readFacts, samePlace, withBuilds } from "../workspace/place.js";
-import { ANALYSIS_FIELDS, type AnalysisFields, analyzeEnvelope, EMPTY_FACTS, type Peer, recordFacts, withAnalysis } from "./fields.js";
+import { ANALYSIS_FIELDS, type AnalysisFields, analyzeEnvelope, EMPTY_FACTS, inGeneric, type Peer, recordFacts, withAnalysis } from "./fields.js";
 import { reachOf, type SymbolsInput } from "./reach.js";
 
 export { analysisFields, analyzeEnvelope, crateAndModule, describeCondition, type AnalysisFields } from "./fields.js";
@@ -122,9 +122,10 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
     // Note: an envelope taken whole brings its site's facts (its sites may have none at hand: they were not read back).
     const takenFacts = carriedPlace ? siteFactsOf(e.facts!) : null;
     const base = withBuilds(takenFacts ?? recordFacts(site, placeFacts(layout, e.record.filePath, site), fnKey === null ? [] : idsOf(fnKey).filter((id) => id !== e.record.id), otherSites(e)), featuresOf(layout, e.record.filePath));
-    // Note: code no build compiles, or that runs while compiling, has no way in from a user's call.
+    // Note: code no build compiles, or a constant of a non-generic item (evaluated when the crate is built), has no way in from a user's call.
+    const noWayIn = base.neverCompiled === true || (base.compileTime === true && e.record.errorType === "panic" && !inGeneric(base));
     // Note: with the index, the callers are those it resolves, not the file's name matches.
-    const facts: RecordFacts = own === undefined ? base : { ...base, callers: own.callers, entryPoints: base.neverCompiled === true || base.compileTime === true ? [] : own.entryPoints, docs: own.docs };
+    const facts: RecordFacts = own === undefined ? base : { ...base, callers: own.callers, entryPoints: noWayIn ? [] : own.entryPoints, docs: own.docs };
     // Note: the keys in one order whatever the envelope came with (taken whole, it holds facts already): reproductions, then facts and related ids.
     // Note: an envelope taken whole whose facts and tests are what the index now gives keeps them as they are (its line is then taken as it was: `unchangedLines`).
     if (own !== undefined && own.example === null && carriedPlace && sameJson(e.facts, facts) && sameJson(e.reproductions ?? [], own.reproductions)) {

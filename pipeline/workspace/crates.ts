@@ -29,8 +29,10 @@ export interface Package {
   readonly roots: readonly CrateRoot[];
   /**
    * What each of its `[features]` enables of its own features, by name (`rt-multi-thread` → `rt`):
-   * entries naming another package's feature (`dep/feature`, `dep?/feature`) or only a dependency
-   * (`dep:x`) left out, since they set no `feature = "…"` of this crate.
+   * entries naming another package's feature (`dep/feature`, `dep?/feature`) or a dependency
+   * (`dep:x`) left out. Note: `dep/feature` may also turn on the implicit feature of an optional
+   * dependency `dep`; leaving it out only loses an implication, so no gate is ever said to hold in
+   * no build when some build holds it.
    */
   readonly features: ReadonlyMap<string, readonly string[]>;
 }
