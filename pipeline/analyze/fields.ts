@@ -370,12 +370,11 @@ function reachSentences(fn: FunctionFact | undefined, facts: RecordFacts): strin
  */
 function usersGuards(guards: Guards, users: boolean, config: boolean, fn: FunctionFact | undefined): Guards {
   const readsField = (code: string | null) => !config && code !== null && /\bself\s*\.\s*[a-z_]\w*\b(?!\s*[(:])/.test(code);
-  // Note: a guard that reads the function's locals (not its parameters, `self`, or the `let`s the
-  //   function form repeats) tests what a caller does not have: a local `const`, a value computed
-  //   without a `let`.
-  const repeated = guards.form === "function" ? guards.lets.flatMap((l) => boundNames(l.replace(/^\s*let\s+/, "").replace(/\s*=[^]*$/, "").replace(/:[^]*$/, ""))) : [];
-  const known = new Set(["self", ...(fn?.params ?? []).flatMap((p) => boundNames(p.pattern)), ...repeated]);
-  const readsLocals = guards.form !== null && guards.reads.some((n) => !known.has(n) && !PRIMITIVE_TYPES.has(n));
+  // Note: the expression form reads what the function holds beside its parameters and `self` (its
+  //   locals, its constants), which a caller does not have; the function form reads only those it
+  //   takes or repeats (guard.ts).
+  const params = new Set(["self", ...(fn?.params ?? []).flatMap((p) => boundNames(p.pattern))]);
+  const readsLocals = guards.form === "expression" && guards.reads.some((n) => !params.has(n) && !PRIMITIVE_TYPES.has(n));
   if (users && !readsLocals && !readsField(guards.validationCode) && !readsField(guards.typeGuard)) return guards;
   return { ...guards, validationCode: null, typeGuard: null, form: null };
 }

@@ -15,7 +15,7 @@
  * `RefCell`) is not visible in the syntax tree: a guard over such a parameter can be wrong.
  */
 import type { Condition, FunctionFact, SiteFacts } from "../schema-types.generated.js";
-import { boundNames, genericNames, headPaths, mayHaveEffects, operand, readNames, rustString, typeNames } from "./rust.js";
+import { boundNames, constantNames, genericNames, headPaths, mayHaveEffects, operand, readNames, rustString, typeNames } from "./rust.js";
 
 /** What the generator produced, and why a form is missing. */
 export interface Guards {
@@ -51,12 +51,15 @@ export function generateGuards(facts: SiteFacts, message: string): Guards {
   // Inside out: the innermost condition first, each wrapping what is below it.
   let expr = "true";
   const reads = new Set<string>();
+  const generics = new Set([...genericNames(facts.function?.generics ?? null), ...genericNames(facts.function?.implGenerics ?? null)]);
   const bound: string[][] = conditions.map((c) => (c.kind === "match" || c.kind === "if-let" && c.holds || c.kind === "while-let" || c.kind === "for" ? boundNames(c.pattern ?? "") : []));
   for (let i = conditions.length - 1; i >= 0; i--) {
     const c = conditions[i]!;
     const outer = new Set(bound.slice(0, i).flat());
     const note = (src: string | null | undefined, alsoBound: readonly string[]) => {
       for (const n of readNames(src ?? "")) if (!outer.has(n) && !alsoBound.includes(n)) reads.add(n);
+      // Note: a constant the function reads (`MAX_LEN`, a `const` of its body or module) is a name from outside the expression too; a const generic of the function or its impl is the caller's type's.
+      for (const n of constantNames(src ?? "")) if (!generics.has(n)) reads.add(n);
     };
     const wrapped = wrap(c, expr, note);
     if (wrapped === null) return NONE;

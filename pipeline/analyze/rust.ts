@@ -37,6 +37,20 @@ export function readNames(expr: string): string[] {
   return [...out];
 }
 
+/** The constants, statics and const generics an expression reads by a bare name (`MAX_LEN`, `D`; not `u8::MAX`, `Self::N` or a call): SCREAMING_CASE identifiers. */
+export function constantNames(expr: string): string[] {
+  const toks = lex(expr);
+  const out = new Set<string>();
+  toks.forEach((t, i) => {
+    if (t.kind !== "ident" || !/^[A-Z][A-Z0-9_]*$/.test(t.text)) return;
+    const prev = toks[i - 1]?.text;
+    const next = toks[i + 1]?.text;
+    if (prev === "." || prev === "::" || next === "::" || next === "!" || next === "(" || next === "{") return;
+    out.add(t.text);
+  });
+  return [...out];
+}
+
 /** The capitalised names an expression or type mentions as the first segment of a path (`Self`, `B`, `T`). */
 export function typeNames(src: string): string[] {
   const toks = lex(src);
