@@ -331,6 +331,12 @@ function crateNamed(facts: RecordFacts): string {
   return `crate ${code(facts.crate ?? "")}${description === "" ? "" : ` (its \`Cargo.toml\`: “${description.length > 120 ? `${description.slice(0, 117)}…` : description}”)`}`;
 }
 
+/** Where a panic site stands, in words: its items (or the top level), its crate, and `path:line`. */
+function placePhrase(facts: RecordFacts, path: string, line: number): string {
+  const where = itemPath(facts);
+  return `${where === "" ? "at the top level" : `in ${code(where)}`}${facts.crate === null ? "" : ` of ${crateNamed(facts)}`} (${code(`${path}:${line}`)})`;
+}
+
 /** The sentence that says under which `#[cfg]` the site is compiled, for the place's sentence. */
 function compiledOnly(gates: string): string {
   return gates === "" ? "" : `, compiled only with ${gates}`;
@@ -418,7 +424,6 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   const strategy = strategyOf(kind, framing);
   const fn = facts.function;
   const label = labelOf(kind, source);
-  const where = itemPath(facts);
   const who = fn === undefined ? null : code(nameOf(fn));
   const fnName = fn === undefined ? null : code(`fn ${fn.name}`);
   const gates = facts.gates.map(code).join(" and ");
@@ -441,7 +446,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   const avoid = decidingText === null ? null : avoidance(framing);
 
   // documentation
-  const place = `${where === "" ? "at the top level" : `in ${code(where)}`}${facts.crate === null ? "" : ` of ${crateNamed(facts)}`} (${code(`${path}:${line}`)})`;
+  const place = placePhrase(facts, path, line);
   const doc: string[] = [`${label} ${place}${compiledOnly(gates)}.`];
   doc.push(...onlyHoles(message));
   if (kind === "todo") doc.push("`todo!` marks code that is not written yet: reaching it always panics.");
@@ -645,8 +650,7 @@ export function inGeneric(facts: SiteFacts): boolean {
 
 /** The fields of a site rustc evaluates while compiling (`facts.compileTime`): a failure is the build's error E0080, never a run-time panic. */
 function compileTimeFields(kind: SiteKind, message: string, path: string, line: number, facts: RecordFacts, source: MessageSource | undefined): AnalysisFields {
-  const where = itemPath(facts);
-  const place = `${where === "" ? "at the top level" : `in ${code(where)}`}${facts.crate === null ? "" : ` of ${crateNamed(facts)}`} (${code(`${path}:${line}`)})`;
+  const place = placePhrase(facts, path, line);
   const gates = facts.gates.map(code).join(" and ");
   const check = facts.conditions.at(-1);
   const fails = check?.kind === "assert" ? ` when ${describeCondition(check)}` : "";
@@ -668,8 +672,7 @@ function compileTimeFields(kind: SiteKind, message: string, path: string, line: 
 
 /** The fields of a site no build compiles (`facts.neverCompiled`): what its gates say, and that nothing reaches it. */
 function neverCompiledFields(kind: SiteKind, path: string, line: number, facts: RecordFacts, source: MessageSource | undefined): AnalysisFields {
-  const where = itemPath(facts);
-  const place = `${where === "" ? "at the top level" : `in ${code(where)}`}${facts.crate === null ? "" : ` of ${crateNamed(facts)}`} (${code(`${path}:${line}`)})`;
+  const place = placePhrase(facts, path, line);
   const gates = facts.gates.map(code).join(" and ");
   const error = errorTypeOf(kind) === "error";
   return {
