@@ -265,14 +265,16 @@ export interface Occurrence {
   source?: MessageSource;
 }
 
-/** Where a message written away from its panic comes from. `via` says which fields are set: `binding` (name, line: a `let` or `const` holding the literal the panic prints), `wrapper` (name: a function of the repository whose parameter the panic prints, called here with the literal), `declared` (name: the call the config's `messageSources` declares; function and operation when known). */
+/** Where a message written away from its panic comes from. `via` says which fields are set: `binding` (name, line: a `let` or `const` holding the literal the panic prints), `constant` (name, file, line: a constant of another file the panic names, `crate::util::error::CONTEXT_MISSING_ERROR`), `wrapper` (name: a function of the repository whose parameter the panic prints, called here with the literal), `declared` (name: the call the config's `messageSources` declares; function and operation when known). */
 export interface MessageSource {
-  /** Which kind of source: `binding`, `wrapper` or `declared`. */
-  via: "binding" | "wrapper" | "declared";
-  /** `binding`: the bound name (`msg`, `MESSAGE`); `wrapper`: the function called (`check_nonzero`); `declared`: the call as the config names it (`TensorError::new`). */
+  /** Which kind of source: `binding`, `constant`, `wrapper` or `declared`. */
+  via: "binding" | "constant" | "wrapper" | "declared";
+  /** `binding`: the bound name (`msg`, `MESSAGE`); `constant`: the constant's path as the panic writes it (`crate::util::error::CONTEXT_MISSING_ERROR`); `wrapper`: the function called (`check_nonzero`); `declared`: the call as the config names it (`TensorError::new`). */
   name: string;
-  /** `binding`: 1-based line of the `let` or `const` that binds the literal. */
+  /** `binding`: 1-based line of the `let` or `const` that binds the literal; `constant`: of the constant, in `file`. */
   line?: number;
+  /** `constant`: the repository-relative path of the file that declares the constant. */
+  file?: string;
   /** `declared`: the function the call sits in, the one that registers the message (`TensorCheck::narrow`); absent outside a function. */
   function?: string;
   /** `declared`: the operation the message is registered under, when the registering call (the config's `operation`) names it with a literal (`Narrow`); absent when its callers pass it. */
