@@ -48,7 +48,8 @@ export const HOW_SURE: Readonly<Record<EntryPoint["confidence"], string>> = {
 /** An entry point as a phrase: its name, and the path to the site's function when it is another. */
 function entryPhrase(e: EntryPoint): string {
   if (e.via.length <= 1) return code(e.symbol);
-  const how = e.confidence === "type-parameter" && e.through !== undefined ? `through a type parameter: any implementation of ${e.through.map(code).join(" and ")}` : HOW_SURE[e.confidence];
+  const through = (e.through ?? []).map(code);
+  const how = e.confidence === "type-parameter" && through.length > 0 ? `through a type parameter: any implementation of ${through.length === 1 ? through[0] : `${through.slice(0, -1).join(", ")} and ${through.at(-1)}`}` : HOW_SURE[e.confidence];
   return `${code(e.symbol)} (${code(e.via.join(" → "))}, ${how})`;
 }
 
