@@ -105,6 +105,20 @@ describe("the symbol index: calls", () => {
     assert.deepEqual(index.resolvedCallers(node(index, "Parameters::new", "d/src/ser.rs")), ["expand"]);
   });
 
+  it("resolves a module path and a used function to the caller's package, and a module path its package has a module for to nothing of another package's", () => {
+    const index = indexOf([
+      ["p/src/lib.rs", "p", "", ["pub mod kernel;", "pub mod grid;", "pub fn run() { kernel::gather(); }", "pub fn draw() { use crate::grid::sample; sample(); }"]],
+      ["p/src/kernel/mod.rs", "p", "kernel", ["mod imp;", "pub use imp::*;"]],
+      ["p/src/grid.rs", "p", "grid", ["pub(crate) fn sample() { panic!() }"]],
+      ["q/src/lib.rs", "q", "", ["pub mod kernel;", "pub mod grid;"]],
+      ["q/src/kernel.rs", "q", "kernel", ["pub fn gather() { panic!() }"]],
+      ["q/src/grid.rs", "q", "grid", ["pub fn sample() { panic!() }"]],
+    ]);
+    assert.deepEqual(index.resolvedCallers(node(index, "gather", "q/src/kernel.rs")), []);
+    assert.deepEqual(index.resolvedCallers(node(index, "sample", "p/src/grid.rs")), ["draw"]);
+    assert.deepEqual(index.resolvedCallers(node(index, "sample", "q/src/grid.rs")), []);
+  });
+
   const backends: Source[] = [
     ["b/src/lib.rs", "b", "", ["pub mod ops;", "pub mod api;", "pub mod flex;", "pub mod dispatch;"]],
     ["b/src/ops.rs", "b", "ops", [

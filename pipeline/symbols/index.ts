@@ -176,6 +176,13 @@ export class SymbolIndex {
     // Note: what resolving reads of each node's file, read once per node: its package, and the last segment of its module.
     const nodePackage = this.nodes.map((n) => moduleOf(n.path).package);
     const nodeModule = this.nodes.map((n) => moduleOf(n.path).module?.split("::").at(-1));
+    /** `package\0name` of each module name of each package, inline modules too. */
+    const packageModules = new Set<string>();
+    for (const f of files) {
+      const where = moduleOf(f.path);
+      for (const m of where.module?.split("::") ?? []) packageModules.add(`${where.package}\0${m}`);
+      for (const fn of f.symbols?.functions ?? []) for (const [m] of fn.modules) packageModules.add(`${where.package}\0${m}`);
+    }
     const usesOf = new Map(files.map((f) => [f.path, new Map((f.symbols?.uses ?? []).map(([alias, path]) => [alias, path]))]));
     const isTraitItem = (id: number) => {
       const fn = this.nodes[id]!.fn;
@@ -236,7 +243,10 @@ export class SymbolIndex {
         }
         // A module path (`check::f`): the free functions of that name in a module so named.
         // Note: a crate's name (`mini::attention`) names the free functions of that package, as its root re-exports them.
-        const inModule = (free.get(name) ?? []).filter((id) => nodeModule[id] === qualifier || this.nodes[id]!.fn!.modules.at(-1)?.[0] === qualifier || (nodePackage[id]?.replaceAll("-", "_") === qualifier && this.nodes[id]!.public));
+        const named = (free.get(name) ?? []).filter((id) => nodeModule[id] === qualifier || this.nodes[id]!.fn!.modules.at(-1)?.[0] === qualifier || (nodePackage[id]?.replaceAll("-", "_") === qualifier && this.nodes[id]!.public));
+        // Note: a module of the caller's own package so named is the one the path names, where the function is not seen in it too (a glob re-export from a child module): not another package's.
+        const mine = samePackage(named);
+        const inModule = mine.length > 0 ? mine : packageModules.has(`${filePackage}\0${qualifier}`) ? [] : named;
         if (inModule.length > 0) return [inModule, inModule.length === 1 ? "resolved" : "path"];
         // Note: a name a macro of the package declares as a type alias (and no type or module of the workspace has) is taken as the alias, in the macro's expansions.
         return macroTypes.get(filePackage)?.has(qualifier) === true ? [[], "type-parameter", anyImplementation(name)] : [[], "name"];
@@ -247,7 +257,8 @@ export class SymbolIndex {
       const used = usesOf.get(file.path)!.get(key);
       if (used !== undefined) {
         const module = used.split("::").slice(0, -1).at(-1);
-        const named = all.filter((id) => nodeModule[id] === module);
+        // Note: of the functions in modules so named, the caller's package's when it has one.
+        const named = [...nearest(all.filter((id) => nodeModule[id] === module))];
         if (named.length === 1) return [named, "resolved"];
       }
       return byName(nearest(all));
