@@ -192,4 +192,15 @@ describe("indexFile: generics and a macro's type aliases", () => {
     assert.deepEqual(s.functions.map((f) => [f.name, f.generics]), [["run", ["K", "T", "B"]], ["plain", undefined]]);
     assert.deepEqual(s.macros.map((m) => [m.name, m.types]), [["m", ["B"]]]);
   });
+
+  it("takes no call from the tokens of a quasi-quote: they run in the crate the macro writes them into", () => {
+    const s = indexFile([
+      "fn expand(input: Input) -> TokenStream {",
+      "    let len = count(&input);",
+      "    let body = quote_block! { _serde::Serializer::serialize_tuple_struct(__serializer, #len) };",
+      "    quote! { fn f() { helper(#body) } }",
+      "}",
+    ].join("\n"));
+    assert.deepEqual(s.functions[0]!.calls, ["count"]);
+  });
 });

@@ -91,6 +91,16 @@ const TYPE_POSITION = new Set(["::", "(", ":", "->", "&", "<", ",", "dyn", "=", 
 /** The lengths of the keywords the index's walk looks for (`fn`, `mod`, `use`, `impl`, `enum`, `trait`, `union`, `struct`, `macro_rules`), as bits. */
 const ITEM_WORD_LENGTHS = (1 << 2) | (1 << 3) | (1 << 4) | (1 << 5) | (1 << 6) | (1 << 11);
 
+/**
+ * True for a quasi-quoting macro's name: `quote`, `parse_quote` and their `_spanned` forms (the
+ * `quote` and `syn` crates), and the macros named after them that proc-macro crates wrap them in
+ * (`quote_block!`, `quote_expr!` of serde_derive).
+ * Note: by name: a wrapper is defined in another file, whose body the token pass of this one does not see.
+ */
+function isQuote(name: string): boolean {
+  return name === "quote" || name === "parse_quote" || name.startsWith("quote_") || name.startsWith("parse_quote_");
+}
+
 /** Item modifiers that may stand between a visibility and `fn`. */
 const MODIFIERS = new Set(["const", "async", "unsafe", "extern", "default", "safe"]);
 
@@ -265,6 +275,11 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       macros.push({ name: t[i + 2]!.text, line: lineOf(tok.start), calls, types: aliases });
       stack.push({ kind: "macro", close: pair[i + 3]!, name: t[i + 2]!.text, calls, called: new Set(), test: inTest(), types: aliases });
       i += 3;
+      continue;
+    }
+    // Note: the tokens of a quasi-quote (`quote! { … }`) are code a proc macro writes into its user's crate: their calls run there, they are none of this function's.
+    if (next?.text === "!" && t[i + 2]?.kind === "open" && isQuote(tok.text)) {
+      i = pair[i + 2]!;
       continue;
     }
     // Calls.
