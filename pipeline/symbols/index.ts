@@ -489,8 +489,10 @@ interface TypeDecl {
 class TypeTable {
   private readonly decls: TypeDecl[] = [];
   private readonly byName = new Map<string, number[]>();
-  private readonly declared = new Map<string, number[]>();
-  private readonly meanings = new Map<string, number[]>();
+  /** The declarations of each file, by name. */
+  private readonly declared = new Map<string, Map<string, number[]>>();
+  /** What each name means in each file (`meant`), for an impl's type and for a trait. */
+  private readonly meanings = new Map<IndexedFile, [types: Map<string, readonly number[]>, traits: Map<string, readonly number[]>]>();
   private readonly reach: (boolean | undefined)[] = [];
   /** `package\0name` of what a reachable `pub use` names, and `package\0\0module` of the modules it names (a glob's). */
   private readonly exported = new Set<string>();
@@ -508,7 +510,7 @@ class TypeTable {
         const id = this.decls.length;
         this.decls.push({ name, path: f.path, package: where.package, module: fileModule === null ? null : [...fileModule, ...around.map(([m]) => m)], pub: pub && around.every(([, p]) => p) });
         push(this.byName, name, id);
-        push(this.declared, `${f.path}\0${name}`, id);
+        push(this.declared.get(f.path) ?? this.declared.set(f.path, new Map()).get(f.path)!, name, id);
       }
     }
     for (const f of files) {
@@ -533,16 +535,18 @@ class TypeTable {
    * companion type).
    */
   meant(file: IndexedFile, name: string, method: boolean): readonly number[] {
-    const key = `${file.path}\0${name}\0${method}`;
-    const known = this.meanings.get(key);
+    const both = this.meanings.get(file) ?? this.meanings.set(file, [new Map(), new Map()]).get(file)!;
+    const memo = both[method ? 0 : 1];
+    const known = memo.get(name);
     if (known !== undefined) return known;
     const found = this.lookup(file, name, method);
-    this.meanings.set(key, found);
+    memo.set(name, found);
     return found;
   }
 
   private lookup(file: IndexedFile, name: string, method: boolean): number[] {
-    const own = this.declared.get(`${file.path}\0${name}`);
+    const declared = this.declared.get(file.path);
+    const own = declared?.get(name);
     if (own !== undefined) return own;
     const all = this.byName.get(name) ?? [];
     if (all.length === 0) {
@@ -551,7 +555,7 @@ class TypeTable {
       let best: number[] = [];
       let length = 0;
       for (const t of file.symbols?.types ?? []) {
-        if (t[0].length > length && name.startsWith(t[0])) (best = this.declared.get(`${file.path}\0${t[0]}`) ?? []), (length = t[0].length);
+        if (t[0].length > length && name.startsWith(t[0])) (best = declared?.get(t[0]) ?? []), (length = t[0].length);
       }
       return best;
     }
