@@ -96,6 +96,8 @@ describe("golden facts and fields", () => {
           macro: f.macro,
           callers: f.callers,
           boundInside: f.boundInside,
+          pathLets: f.pathLets ?? [],
+          comment: f.comment ?? null,
           exitInPath: f.exitInPath,
           exitBeforePath: f.exitBeforePath,
           conditions: f.conditions,
@@ -117,6 +119,18 @@ describe("golden facts and fields", () => {
     assert.match(e.record.triggerScenarios!, /^Calling `<Dispatch as AutodiffBackend>::backward\(tensor\)` with `tensor` such that, after `let DispatchTensor \{ kind, \.\. \} = tensor;`,/);
   });
 
+  it("the reading fixture follows the lets on the path and quotes the code's comments", () => {
+    const at = (line: number) => cases.find((c) => c.name === "reading")!.envelopes.find((x) => x.record.lineNumber === line)!.record;
+    // `l` and `r` are bound inside the `else`, from `lhs[i]` and `rhs[i]`: all three parameters are read.
+    assert.match(at(13).documentation!, /a check of the parameters `lhs`, `rhs` and `dim` of `cross`/);
+    // `prev` is what `insert` (a call with effects) answered for `handle` and `key`: no "no parameter" claim.
+    assert.doesNotMatch(at(28).documentation!, /No parameter/);
+    assert.match(at(28).documentation!, /reads the parameters `key` and `handle` of `Slots::insert` only through a `let` whose value a call with effects gives/);
+    assert.match(at(35).documentation!, /The code's comment on it says: “special case elsewhere”/);
+    // The other site writes the message with other holes: its owner is still found.
+    assert.match(at(45).commonSituations!, /also raised at one other site: `dims` \(`crates\/fixture\/src\/reading\.rs:52`\)/);
+  });
+
   it("the frames fixture is told in the words of what each check tests", () => {
     const at = (line: number) => cases.find((c) => c.name === "frames")!.envelopes.find((x) => x.record.lineNumber === line)!.record;
     assert.match(at(9).documentation!, /a check of the configuration field `size`/);
@@ -132,7 +146,7 @@ describe("golden facts and fields", () => {
     assert.doesNotMatch(at(58).documentation!, /Err/);
     assert.match(at(63).documentation!, /the generic parameters `DM` and `DV`/);
     assert.match(at(77).commonSituations!, /also raised at one other site: `right` \(`crates\/fixture\/src\/frames\.rs:83`\)/);
-    assert.match(at(92).solutions![0]!, /`text\.parse::<u16>\(\)` is an Err:/);
+    assert.match(at(92).solutions![0]!, /`text\.parse::<u16>\(\)` is an Err\./);
     assert.match(at(98).solutions![0]!, /a call with effects/);
     assert.doesNotMatch(at(98).documentation!, /checks what its caller passes/);
     // `self` handed to another function is that function's input; `self`'s own field is the value's state.
