@@ -73,6 +73,9 @@ describe("catch_unwind sketches", () => {
     const downcast = fn({ name: "downcast", visibility: "pub", generics: "<T: Clone + 'static>", receiver: "&self", returnType: "T", implType: "DynState" });
     const f = analysisFields("expect", "the state should match", "src/lib.rs", 5, facts(downcast, { conditions: [expect("self.state.downcast::<T>()")] }), []);
     assert.equal(f.tryCatchPattern, null);
+    // A type parameter an argument's type names is inferred from it.
+    const random = fn({ name: "random", visibility: "pub", generics: "<R: Runtime>", params: [{ pattern: "device", type: "&R::Device" }], returnType: "Tensor<R>" });
+    assert.match(analysisFields("expect", "no device", "src/lib.rs", 5, facts(random, { conditions: [expect("device.client()")] }), []).tryCatchPattern ?? "", /\|\| random\(device\)\)/);
   });
 
   it("are left out when the call would name the impl's generic parameters or take `self` as a parameter", () => {
@@ -81,5 +84,15 @@ describe("catch_unwind sketches", () => {
     assert.equal(f.tryCatchPattern, null);
     const generic = fn({ name: "read", visibility: "pub", params: [{ pattern: "n", type: "usize" }], implGenerics: "<S>", implType: "Reader<S>" });
     assert.equal(analysisFields("expect", "no data", "src/lib.rs", 5, facts(generic, { conditions: [expect("self.buf.get(n)")] }), []).tryCatchPattern, null);
+  });
+});
+
+describe("what an `.expect` receiver is", () => {
+  const expect = (receiver: string) => ({ kind: "expect" as const, line: 5, method: "expect", receiver });
+  const init = fn({ name: "initialized", visibility: "pub", params: [{ pattern: "value", type: "T" }] });
+
+  it("is settled by `.ok()`, and said as a guess from a std method's name alone", () => {
+    assert.match(analysisFields("expect", "cell was just created", "src/lib.rs", 5, facts(init, { conditions: [expect("cell.set(value).ok()")] }), []).triggerScenarios, /`cell\.set\(value\)\.ok\(\)` holds no value \(None\)\./);
+    assert.match(analysisFields("expect", "no entry", "src/lib.rs", 5, facts(init, { conditions: [expect("map.get(&value)")] }), []).triggerScenarios, /holds no value \(None\) \(a guess from the name `get` alone: std's gives an Option\)/);
   });
 });

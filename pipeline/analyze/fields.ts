@@ -149,7 +149,8 @@ function emptyState(receiver: string): string {
   const by = lastCall(receiver);
   const why = stdFailure(receiver);
   // Note: a guess from the method's name alone, said as one: the receiver's type is not resolved.
-  const std = by === undefined || why === null ? "" : ` (if \`${by}\` is std's, a guess from its name alone: std's is ${kind === "option" ? "None" : "an Err"} when ${why})`;
+  // Note: `.ok()`/`.err()` settle it (std's only give an Option); of other names, the kind is std's, said as a guess.
+  const std = by === undefined || by === "ok" || by === "err" ? "" : why === null ? ` (a guess from the name \`${by}\` alone: std's gives ${kind === "option" ? "an Option" : "a Result"})` : ` (if \`${by}\` is std's, a guess from its name alone: std's is ${kind === "option" ? "None" : "an Err"} when ${why})`;
   if (kind === "option") return `holds no value (None)${std}`;
   if (kind === "result") return `is an Err${std} (the panic message ends with the error's Debug form)`;
   return "is None or an Err (which one, the syntax does not show)";
@@ -264,12 +265,14 @@ function callOf(fn: FunctionFact, args: (p: ParamFact, i: number) => string = ar
  * True when the call `callOf` writes for `fn` can compile in a user's code as far as the
  * declaration shows: `self` is no parameter of its own (`self: Pin<&mut Self>`), the call's path
  * names no generic parameter of the impl (`<StreamReader<S, B> as …>`, whose `S` the user does not
- * have), and the return type names none of the function's own type parameters, which rustc
- * cannot infer from a call whose value nothing uses (E0283).
+ * have), and the return type names none of the function's own type parameters that no
+ * parameter's type names, which rustc cannot infer from a call whose value nothing uses (E0283).
  */
 function callCompiles(fn: FunctionFact): boolean {
   if (fn.params.some((p) => p.pattern.replace(/^mut\s+/, "") === "self")) return false;
-  const own = new Set(genericNames(fn.generics));
+  // Note: a type parameter a parameter's type names is inferred from the argument.
+  const inferred = new Set(fn.params.flatMap((p) => typeNames(p.type)));
+  const own = new Set(genericNames(fn.generics).filter((n) => !inferred.has(n)));
   if (typeNames(fn.returnType ?? "").some((n) => own.has(n))) return false;
   const impl = new Set(genericNames(fn.implGenerics));
   return fn.receiver !== null || !typeNames(fn.implType ?? "").some((n) => impl.has(n));
