@@ -272,7 +272,7 @@ function callCompiles(fn: FunctionFact): boolean {
   if (fn.params.some((p) => p.pattern.replace(/^mut\s+/, "") === "self")) return false;
   // Note: a type parameter a parameter's type names is inferred from the argument.
   const inferred = new Set(fn.params.flatMap((p) => typeNames(p.type)));
-  const own = new Set(genericNames(fn.generics).filter((n) => !inferred.has(n)));
+  const own = new Set(genericNames(fn.generics).filter((n) => !inferred.has(n) && !n.startsWith("'")));
   if (typeNames(fn.returnType ?? "").some((n) => own.has(n))) return false;
   const impl = new Set(genericNames(fn.implGenerics));
   return fn.receiver !== null || !typeNames(fn.implType ?? "").some((n) => impl.has(n));
