@@ -76,6 +76,9 @@ describe("catch_unwind sketches", () => {
     // A type parameter an argument's type names is inferred from it.
     const random = fn({ name: "random", visibility: "pub", generics: "<R: Runtime>", params: [{ pattern: "device", type: "&R::Device" }], returnType: "Tensor<R>" });
     assert.match(analysisFields("expect", "no device", "src/lib.rs", 5, facts(random, { conditions: [expect("device.client()")] }), []).tryCatchPattern ?? "", /\|\| random\(device\)\)/);
+    // A lifetime is inferred too.
+    const iter = fn({ name: "iter", visibility: "pub", generics: "<'a>", receiver: "&'a self", returnType: "Box<dyn Iterator<Item = u8> + 'a>", implType: "Loader" });
+    assert.match(analysisFields("expect", "no items", "src/lib.rs", 5, facts(iter, { conditions: [expect("self.items.first()")] }), []).tryCatchPattern ?? "", /\|\| value\.iter\(\)\)/);
   });
 
   it("are left out when the call would name the impl's generic parameters or take `self` as a parameter", () => {
