@@ -553,6 +553,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
         break;
       }
       solutions.push(`${callee} is reached only through other functions of ${facts.crate === null ? "the crate" : code(facts.crate)}: run with \`RUST_BACKTRACE=1\` to see which call of yours led here, and read that call's docs for the input it accepts.`);
+      if (framing.params.length > 0 || framing.generics.length > 0) solutions.push(`A guess, not worked out here: if that call hands ${callee} what you passed unchanged, input for which ${avoid} avoids the panic.`);
       solutions.push(`Whether that call can pass ${callee} what fails the check is not worked out here: if what you passed is valid by those docs, this points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)}; report it with that input.`);
       tips.push("Read the docs of the public functions you call for the input they accept.");
       break;
