@@ -271,6 +271,39 @@ ${checks.join("\n")}
   }
 });
 
+/**
+ * A function that holds a record's `catch_unwind` sketch, with its stand-ins as parameters: the
+ * receiver as `value` (of the impl's type, borrowed as the method borrows it) and the function's
+ * parameters as it declares them.
+ */
+function sketchHolder(e: Envelope, i: number): string {
+  const fn = e.facts!.function!;
+  const receiver = fn.receiver === null ? [] : [`value: ${fn.receiver.replace(/^mut\s+/, "").replace(/\bself\b/, fn.implType ?? "")}`];
+  const params = fn.params.map((p) => `${p.pattern}: ${p.type}`);
+  return `#[allow(warnings)]\nfn sketch${i}${fn.generics ?? ""}(${[...receiver, ...params].join(", ")}) {\n${e.record.tryCatchPattern}\n}`;
+}
+
+describe("generated catch_unwind sketches compile", { skip: hasRustc() ? false : "rustc is not installed" }, () => {
+  for (const c of cases.filter((x) => x.group === "programs")) {
+    it(`programs/${c.name}.rs: each sketch compiles with its stand-ins of the declared types`, () => {
+      const holders = c.envelopes.flatMap((e, i) => (e.record.tryCatchPattern === null || e.facts?.function === undefined ? [] : [sketchHolder(e, i)]));
+      const dir = tempDir("error-catalog-rustc-");
+      try {
+        const src = path.join(dir, "lib.rs");
+        writeFileSync(src, `${c.text}\n${holders.join("\n")}\n`);
+        const compiled = spawnSync("rustc", ["--edition", "2021", "--crate-type", "lib", "-A", "warnings", "-o", path.join(dir, "lib.rlib"), src], { encoding: "utf8" });
+        assert.equal(compiled.status, 0, `rustc failed:\n${compiled.stderr}`);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+  it("programs/catching.rs writes the sketches that compile and leaves out those that would not", () => {
+    const c = cases.find((x) => x.name === "catching")!;
+    assert.deepEqual(c.envelopes.filter((e) => e.record.tryCatchPattern !== null).map((e) => e.facts!.function!.name).sort(), ["advance", "port"]);
+  });
+});
+
 describe("sameJson (how carried-over facts are compared)", () => {
   it("is equality of the JSON text the values would have, whatever the key order", () => {
     const facts = { crate: "c", function: { name: "f", line: 3, params: [{ pattern: "x", type: "u8" }] }, gates: [] };
