@@ -330,6 +330,10 @@ export interface SiteFacts {
   callers: string[];
   /** Names bound by `let` between the outermost step of the path condition and the site: values the conditions may read that do not exist before the path starts. */
   boundInside: string[];
+  /** The `//` comment on the lines right above the statement that holds the site, its lines joined with spaces (absent when there is none): the code's own words, e.g. on why a check holds. */
+  comment?: string;
+  /** The `let` statements between the outermost step of the path condition and the site, in source order, as written (absent when there are none): where the names of `boundInside` get their values. */
+  pathLets?: string[];
   /** True when a `return`, `break`, `continue` or `?` lies between the outermost step of the path condition and the site (on the path or in a branch beside it): then the conditions alone do not decide whether the site is reached. */
   exitInPath: boolean;
   /** True when a `return`, `break`, `continue` or `?` lies in the function body before the outermost step of the path condition. */
@@ -370,6 +374,10 @@ export interface RecordFacts {
   callers: string[];
   /** Names bound by `let` between the outermost step of the path condition and the site: values the conditions may read that do not exist before the path starts. */
   boundInside: string[];
+  /** The `//` comment on the lines right above the statement that holds the site, its lines joined with spaces (absent when there is none): the code's own words, e.g. on why a check holds. */
+  comment?: string;
+  /** The `let` statements between the outermost step of the path condition and the site, in source order, as written (absent when there are none): where the names of `boundInside` get their values. */
+  pathLets?: string[];
   /** True when a `return`, `break`, `continue` or `?` lies between the outermost step of the path condition and the site (on the path or in a branch beside it): then the conditions alone do not decide whether the site is reached. */
   exitInPath: boolean;
   /** True when a `return`, `break`, `continue` or `?` lies in the function body before the outermost step of the path condition. */
