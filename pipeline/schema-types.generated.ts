@@ -557,6 +557,8 @@ export interface EntryPoint {
   confidence: "self" | "resolved" | "path" | "type-parameter" | "name";
   /** With confidence `type-parameter`: the trait methods (`FloatTensorOps::float_scatter`) whose implementations the path's calls through a type parameter stand for, in the path's order, each once. */
   through?: string[];
+  /** The parameters of the site's function that each call on the path, from the entry point down, fills with a parameter of its caller by name, unchanged (no `let` or `for` of that name before it, the same argument in every call of that callee): `[site function's parameter, entry point's parameter]`, `self` for a receiver. A reading of the syntax: what a callee does with the value before the check is not in it. Absent when none. */
+  carries?: string[][];
 }
 
 /** The doc comment of a function, as written in the repository. */

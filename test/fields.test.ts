@@ -61,6 +61,32 @@ describe("a check in a function users reach only through other functions", () =>
   });
 });
 
+describe("a check of parameters a public function hands on unchanged", () => {
+  // `pub(crate) fn narrow(tensor: &Tensor, dim: usize, start: usize, length: usize)` with `if length == 0 { panic!(…) }`, called by `Tensor::narrow(self, dim, start, len)` as `Check::narrow(&self, dim, start, len)`.
+  const narrow = fn({ name: "narrow", line: 90, visibility: "pub(crate)", implType: "Check", params: ["tensor", "dim", "start", "length"].map((pattern) => ({ pattern, type: "usize" })), unchangedParams: ["tensor", "dim", "start", "length"] });
+  const branch = { kind: "if" as const, line: 95, condition: "length == 0", holds: true };
+  const handing = (carries: [string, string][]): EntryPoint => ({ ...entry("Tensor::narrow", ["Tensor::narrow", "Check::narrow"]), carries });
+
+  it("is the public function's input: the check in its names, and the advice to call it with other values", () => {
+    const f = analysisFields("panic", "length must be greater than 0", "src/check.rs", 96, facts(narrow, { conditions: [branch], entryPoints: [handing([["tensor", "self"], ["length", "len"]])] }), []);
+    assert.match(f.documentation, /`Tensor::narrow` hands `Check::narrow` its `len` as `length` unchanged \(`Tensor::narrow → Check::narrow`/);
+    assert.match(f.documentation, /what `Tensor::narrow` does before that call \(an earlier check, an early return\) is not worked out here/);
+    assert.equal(f.solutions[0], "Call `Tensor::narrow` with its `len` for which `len == 0` is false: it hands it on unchanged to `Check::narrow`, which checks it.");
+    assert.equal(f.handlingStrategy, "validate-input");
+    assert.ok(f.tags.includes("precondition"), f.tags.join(", "));
+  });
+
+  it("stays a guess when a value the check reads is not handed on, or is rebound before it", () => {
+    const notHanded = analysisFields("panic", "length must be greater than 0", "src/check.rs", 96, facts(narrow, { conditions: [branch], entryPoints: [handing([["tensor", "self"]])] }), []);
+    assert.equal(notHanded.handlingStrategy, "fix-invariant");
+    assert.match(notHanded.solutions.join("\n"), /A guess, not worked out here/);
+    const rebound = analysisFields("panic", "length must be greater than 0", "src/check.rs", 96, facts({ ...narrow, unchangedParams: ["tensor", "dim", "start"] }, { conditions: [branch], entryPoints: [handing([["length", "len"]])] }), []);
+    assert.equal(rebound.handlingStrategy, "fix-invariant");
+    const local = analysisFields("panic", "length must be greater than 0", "src/check.rs", 96, facts(narrow, { conditions: [{ ...branch, condition: "length == limit" }], entryPoints: [handing([["length", "len"]])] }), []);
+    assert.equal(local.handlingStrategy, "fix-invariant", "`limit` is none of the parameters handed on");
+  });
+});
+
 describe("catch_unwind sketches", () => {
   const expect = (receiver: string) => ({ kind: "expect" as const, line: 5, method: "expect", receiver });
 

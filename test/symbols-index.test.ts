@@ -204,3 +204,44 @@ describe("indexFile: generics and a macro's type aliases", () => {
     assert.deepEqual(s.functions[0]!.calls, ["count"]);
   });
 });
+
+describe("the symbol index: parameters handed on unchanged", () => {
+  // `narrow` hands `length` and the tensor it is called on to the check; `dim` it rebinds first,
+  // `start` it hands on once unchanged and once changed; `width` goes through two calls.
+  const crate: Source[] = [
+    ["t/src/lib.rs", "t", "", [
+      "pub struct Tensor;",
+      "impl Tensor {",
+      "    pub fn narrow(self, dim: i64, start: usize, length: usize) -> Self {",
+      "        let dim = dim as usize;",
+      "        Check::narrow(&self, dim, start, length);",
+      "        Check::narrow(&self, dim, start + 1, length);",
+      "        self",
+      "    }",
+      "    pub fn pad(&self, width: usize) { self.pad_inner(width) }",
+      "    fn pad_inner(&self, w: usize) { check_width(w, Vec::<(u8, u8)>::new()) }",
+      "}",
+      "pub(crate) struct Check;",
+      "impl Check {",
+      "    pub(crate) fn narrow(tensor: &Tensor, dim: usize, start: usize, length: usize) { assert!(length > 0); }",
+      "}",
+      "fn check_width(width: usize, pairs: Vec<(u8, u8)>) { assert!(width < 8); }",
+    ]],
+  ];
+  const index = indexOf(crate);
+  const carries = (symbol: string) => index.entryPoints(node(index, symbol)).map((e) => [e.symbol, e.carries.map(([a, b]) => `${a}←${b}`).join(" ")]);
+
+  it("pairs each parameter of the check with the entry point's, through every call on the way", () => {
+    assert.deepEqual(carries("Check::narrow"), [["Tensor::narrow", "tensor←self length←length"]]);
+    assert.deepEqual(carries("check_width"), [["Tensor::pad", "width←width"]]);
+  });
+
+  it("reads the parameters a function takes, a turbofish's commas and generic types not splitting them", () => {
+    const symbols = indexFile(crate[0]![3].join("\n"));
+    const fn = (name: string) => symbols.functions.find((f) => f.name === name)!;
+    assert.deepEqual(fn("narrow").params, ["dim", "start", "length"]);
+    assert.deepEqual(fn("check_width").params, ["width", "pairs"]);
+    assert.deepEqual(fn("pad_inner").passes, [["check_width", 0, "w"]]);
+    assert.deepEqual(fn("pad").passes, [["self.pad_inner", 0, "width"]]);
+  });
+});

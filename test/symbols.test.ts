@@ -141,7 +141,7 @@ describe("entry points, docs and reproductions of a fixture crate", () => {
 
   it("reaches a pub(crate) check through a private helper from the public method only", () => {
     const e = byMessage("rank must be positive");
-    assert.deepEqual(e.facts!.entryPoints, [{ symbol: "Tensor::reshape", path: "crates/mini/src/api.rs", line: 29, via: ["Tensor::reshape", "helper", "Check::rank"], confidence: "resolved" }]);
+    assert.deepEqual(e.facts!.entryPoints, [{ symbol: "Tensor::reshape", path: "crates/mini/src/api.rs", line: 29, via: ["Tensor::reshape", "helper", "Check::rank"], confidence: "resolved", carries: [["rank", "rank"]] }]);
     assert.deepEqual(e.facts!.docs, [
       { symbol: "Check::rank", of: "function", summary: "Checks a rank.", panics: null },
       { symbol: "Tensor::reshape", of: "entry-point", summary: "Reshapes the tensor to `rank` dimensions.", panics: null },

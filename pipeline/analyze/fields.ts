@@ -16,6 +16,7 @@
  */
 import type { Condition, Envelope, FunctionFact, MessageSource, OtherSite, ParamFact, RecordFacts, SiteFacts, SiteKind } from "../schema-types.generated.js";
 import { PRIMITIVE_TYPES } from "../rust/index.js";
+import { KEYWORDS } from "../rust/keywords.js";
 import { errorTypeOf } from "../sources/returned.js";
 import { generateGuards, type Guards } from "./guard.js";
 import { calledByUsers, conditionSource, frameOf, type Frame, type Framing, ERROR_HANDLERS, isCatchAll } from "./frame.js";
@@ -194,8 +195,8 @@ function strategyOf(kind: SiteKind, framing: Framing): Strategy {
  * `#[cfg]` on the way down (module or site), no other macro's tokens around it, and no step of
  * the path condition (a loop may not run, a closure may not be called).
  */
-function classTag(framing: Framing, facts: SiteFacts): string[] {
-  const tag = CLASS[framing.frame];
+function classTag(framing: Framing, facts: SiteFacts, carried = false): string[] {
+  const tag = carried ? CLASS.input : CLASS[framing.frame];
   if (tag === "unconditional" && (facts.macro !== null || facts.gates.length > 0 || facts.conditions.length > 0)) return [];
   return [tag];
 }
@@ -333,6 +334,62 @@ function avoidance(framing: Framing): string {
   return `${d.map(describeCondition).join(", then ")} does not hold`;
 }
 
+/** A public function that hands a check's parameters on unchanged (`EntryPoint.carries`), with the pairs of names and the entry point's names in words. */
+interface Carrier {
+  readonly entry: NonNullable<RecordFacts["entryPoints"]>[number];
+  /** `[the checking function's parameter, the entry point's]` for each parameter the check reads. */
+  readonly pairs: readonly (readonly [string, string])[];
+  /** The entry point's names for them, in words (`its \`length\``, `the value it is called on`). */
+  readonly named: string;
+}
+
+/**
+ * The first entry point users call (not the checking function itself) that hands every one of
+ * `params` down unchanged, by the index's reading of the calls on the way (`carries`); null when none.
+ */
+function carrierOf(facts: RecordFacts, params: readonly string[], deciding: readonly Condition[]): Carrier | null {
+  if (params.length === 0) return null;
+  // Note: only a check that reads the parameters themselves and nothing else of the function (no `let`, no loop variable): its words are then the caller's too.
+  // Note: an `assert_eq!` holds its operands apart from its condition.
+  const read = deciding.flatMap((c) => namesIn([conditionSource(c), c.kind === "assert" ? `${c.left ?? ""} ${c.right ?? ""}` : ""].join(" ")));
+  // Note: and each of them still holds what the caller passed where the site is (`unchangedParams`: not rebound, not `mut`).
+  const unchanged = facts.function?.unchangedParams ?? [];
+  if (!read.every((n) => (params.includes(n) && unchanged.includes(n)) || n === "self")) return null;
+  for (const entry of facts.entryPoints ?? []) {
+    if (entry.via.length < 2 || entry.confidence === "name") continue;
+    const carried = new Map((entry.carries ?? []).map(([own, theirs]) => [own, theirs]));
+    if (!params.every((p) => carried.has(p)) || (read.includes("self") && !carried.has("self"))) continue;
+    const pairs = params.map((p) => [p, carried.get(p)!] as const);
+    const named = list(pairs.map(([, theirs]) => (theirs === "self" ? "the value it is called on" : `its ${code(theirs)}`)));
+    return { entry, pairs, named };
+  }
+  return null;
+}
+
+/** The names a condition's code reads as variables (`self` among them): identifiers not after `.` or `::`, not called, not a type's, a constant's or another keyword. */
+function namesIn(src: string): string[] {
+  const out: string[] = [];
+  for (const m of src.matchAll(/(?<![.\w]|::)([A-Za-z_]\w*)(?!\w)(?!\s*(?:\(|!|::))/g)) {
+    const name = m[1]!;
+    if (/^[A-Z]/.test(name) || (KEYWORDS.has(name) && name !== "self") || name === "_") continue;
+    out.push(name);
+  }
+  return out;
+}
+
+/** How the carrier hands the values on, in words: which of its names become which of the check's. */
+function carrierSentence(carrier: Carrier, who: string): string {
+  const handed = carrier.pairs.map(([own, theirs]) => (theirs === "self" ? `the value it is called on as ${code(own)}` : own === theirs ? code(own) : `its ${code(theirs)} as ${code(own)}`));
+  return `${code(carrier.entry.symbol)} hands ${who} ${list(handed)} unchanged (${code(carrier.entry.via.join(" → "))}: each call on the way passes it by name, as the index reads the calls).`;
+}
+
+/** `text` (in the checking function's names) with each of the carrier's parameters written as the entry point names it, where the names differ (`self` stays as written). */
+function renamed(text: string, carrier: Carrier): string {
+  let out = text;
+  for (const [own, theirs] of carrier.pairs) if (own !== theirs && theirs !== "self") out = out.replace(new RegExp(`\\b${own}\\b`, "g"), theirs);
+  return out;
+}
+
 /** What the record's deciding check reads that a caller passes, in words; null when it reads none. */
 function inputsOf(framing: Framing, fn: FunctionFact | undefined): string | null {
   const params = framing.params.map(code);
@@ -441,8 +498,10 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   const framing = frameOf(kind, message, facts);
   const users = facts.function !== undefined && calledByUsers(facts.function, facts);
   const guards = usersGuards(generateGuards({ ...facts, gates: facts.gates.slice(facts.moduleGates.length) }, message), users, framing.configFields.length > 0, facts.function);
-  const strategy = strategyOf(kind, framing);
   const fn = facts.function;
+  /** A public function that hands the check every value it reads unchanged: then the check is of that function's input. */
+  const carrier = framing.frame === "relayed" && fn !== undefined ? carrierOf(facts, framing.params, framing.deciding) : null;
+  const strategy = carrier !== null ? "validate-input" : strategyOf(kind, framing);
   const label = labelOf(kind, source);
   const who = fn === undefined ? null : code(nameOf(fn));
   const fnName = fn === undefined ? null : code(`fn ${fn.name}`);
@@ -480,6 +539,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   }
   else if (framing.frame === "input" && who !== null && decidingText !== null && users) doc.push(`${who} checks what its caller passes: it ${fails} when ${decidingText}, a check of ${inputs}. The message tells the caller that this input is outside what ${who} accepts.`);
   else if (framing.frame === "input" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs}. Users do not call it directly: the values come through the public calls that reach it.`);
+  else if (carrier !== null && who !== null && decidingText !== null) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs}. Users do not call ${who} themselves; ${carrierSentence(carrier, who)} So a call of ${code(carrier.entry.symbol)} gets here when ${renamed(decidingText, carrier)}, for ${carrier.named}; what ${code(carrier.entry.symbol)} does before that call (an earlier check, an early return) is not worked out here.`);
   else if (framing.frame === "relayed" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs ?? `the value ${who} is called on (\`self\`)`}. Users do not call ${who} themselves: they get there only through other functions of the crate (the trigger names them). Whether those ever pass it such ${inputs === null ? "a value" : "values"}, or check what they are given first, is not worked out here; that a value of the user's is passed on unchanged and is the cause is a guess, not a finding.`);
   else if (framing.frame === "internal" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers in the crate pass: it ${fails} when ${decidingText}, a check of ${inputs}. No public function of the crate is known to call it: the crate's own calls pass what it checks, and a failure means one of them passed a value ${who} does not accept.`);
   else if (framing.frame === "state" && who !== null && decidingText !== null) doc.push(`It panics when ${decidingText}: a check of the value ${who} is called on (\`self\`), as the calls before left it.`);
@@ -548,6 +608,12 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
       tips.push("Read the docs of the public functions you call for the input they accept.");
       break;
     case "relayed":
+      if (carrier !== null && avoid !== null) {
+        solutions.push(`Call ${code(carrier.entry.symbol)} with ${carrier.named} for which ${renamed(avoid, carrier)}: it hands ${carrier.pairs.length === 1 ? "it" : "them"} on unchanged to ${callee}, which checks ${carrier.pairs.length === 1 ? "it" : "them"}.`);
+        solutions.push(`If what you pass is valid by the docs of ${code(carrier.entry.symbol)}, this points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)}: report it with that input.`);
+        tips.push(`Validate what you pass to ${code(carrier.entry.symbol)} where it enters your program.`);
+        break;
+      }
       if (inProcMacro(facts)) {
         solutions.push(`${callee} is reached only through other functions of ${facts.crate === null ? "the crate" : code(facts.crate)}, from the macro's expansion: whether some input of the macro (the item it is applied to, its attributes) gets there with what fails the check is not worked out here. If your input is valid by the macro's docs, this points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)}: report it with that input.`);
         break;
@@ -618,7 +684,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   const tags = ["rust", kind, ...(facts.crate === null ? [] : [facts.crate]), ...facts.gates.flatMap((g) => {
     const f = /^feature\s*=\s*"([^"]+)"$/.exec(g);
     return f ? [`feature-${f[1]}`] : g === "debug_assertions" ? ["debug-only"] : [];
-  }), ...classTag(framing, facts), ...(facts.macro === null ? [] : ["in-macro"]), ...(facts.crateKind === "proc-macro" ? ["proc-macro"] : [])];
+  }), ...classTag(framing, facts, carrier !== null), ...(facts.macro === null ? [] : ["in-macro"]), ...(facts.crateKind === "proc-macro" ? ["proc-macro"] : [])];
 
   // Note: in a proc-macro crate, the tokens of `quote!` are the code the macro writes into its user's crate: a panic there happens when that code runs.
   const generated = facts.crateKind === "proc-macro" && (facts.macroPath ?? []).concat(facts.macro === null ? [] : [{ name: facts.macro, attribute: null }]).some((m) => QUOTING.has(m.name));

@@ -57,6 +57,15 @@ export interface FunctionSymbol {
   readonly generics?: readonly string[];
   readonly doc?: DocFact;
   readonly calls: readonly CallFact[];
+  /** Its parameters' names in order, `self` left out ("" for a pattern that is not one name); absent when it takes none. */
+  readonly params?: readonly string[];
+  /**
+   * Its parameters it hands on unchanged: `[call, argument, parameter]` for each argument of a
+   * call (`call` its key, `argument` 0-based in the parentheses) that is one of its parameters
+   * (`parameter`, or `self`) by name alone (after `&`, `&mut` or `*`), no `let` or `for` having
+   * bound that name in the body before; absent when none.
+   */
+  readonly passes?: readonly (readonly [call: CallFact, argument: number, parameter: string])[];
 }
 
 /** A `macro_rules!` macro and the calls its body's tokens make (its invocations make them). */
@@ -121,6 +130,12 @@ interface Scope {
   readonly generics?: readonly string[];
   /** A macro's type aliases (`MacroSymbol.types`). */
   readonly types?: string[];
+  /** A function's parameters by name (`self` when it takes it), and those a `let` or `for` of its body has bound since. */
+  readonly params?: ReadonlySet<string>;
+  readonly bound?: Set<string>;
+  readonly passes?: [CallFact, number, string][];
+  /** The arguments (`call\0argument`) some call fills with anything but one parameter. */
+  readonly mixed?: Set<string>;
 }
 
 /**
@@ -156,7 +171,8 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
     for (let k = stack.length - 1; k >= 0; k--) if (stack[k]!.kind === "impl" || stack[k]!.kind === "trait") return stack[k]!.owner ?? null;
     return null;
   };
-  const pending: { fn: Omit<FunctionSymbol, "calls" | "endLine">; calls: CallFact[] }[] = [];
+  const pending: { fn: Omit<FunctionSymbol, "calls" | "endLine">; calls: CallFact[]; passes: [CallFact, number, string][] }[] = [];
+  const ended = (p: (typeof pending)[number], endLine: number): FunctionSymbol => ({ ...p.fn, endLine, calls: p.calls, ...(p.passes.length === 0 ? {} : { passes: p.passes }) });
 
   for (let i = 0; i < n; i++) {
     const tok = t[i]!;
@@ -164,8 +180,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       while (stack.length > 0 && top()!.close <= i) {
         const s = stack.pop()!;
         if (s.kind === "fn") {
-          const p = pending.pop()!;
-          functions.push({ ...p.fn, endLine: lineOf(tok.start), calls: p.calls });
+          functions.push(ended(pending.pop()!, lineOf(tok.start)));
         }
       }
       continue;
@@ -191,18 +206,21 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       const fnMacro = collector()?.kind === "macro" ? collector()!.name! : null;
       const test = inTest() || head.test;
       const generics = [...(t[i + 2]!.text === "<" ? typeParams(t, pair, i + 2) : []), ...(ownerScope?.generics ?? [])];
+      const receiver = params >= 0 && takesSelf(t, params);
+      const named = params >= 0 ? paramNames(t, pair, params, receiver) : [];
       const fn: Omit<FunctionSymbol, "calls" | "endLine"> = {
         name: next.text,
         owner: ownerScope?.owner ?? null,
         trait: ownerScope?.trait ?? null,
         // Note: a trait's methods take the trait's visibility.
         visibility: ownerScope?.kind === "trait" ? (ownerScope.visibility ?? null) : head.visibility,
-        receiver: params >= 0 && takesSelf(t, params),
+        receiver,
         line: lineOf(tok.start),
         modules: inlineModules(),
         inMacro: fnMacro,
         test,
         ...(generics.length === 0 ? {} : { generics }),
+        ...(named.length === 0 ? {} : { params: named }),
         ...(head.expected === undefined ? {} : { expected: head.expected }),
         ...(head.doc === undefined ? {} : { doc: head.doc }),
       };
@@ -212,8 +230,11 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
         continue;
       }
       const calls: CallFact[] = [];
-      pending.push({ fn: head.expected !== undefined ? { ...fn, body: bodyLines(text, t[j]!.start, t[pair[j]!]!.end) } : fn, calls });
-      stack.push({ kind: "fn", close: pair[j]!, calls, called: new Set(), test });
+      const passes: [CallFact, number, string][] = [];
+      pending.push({ fn: head.expected !== undefined ? { ...fn, body: bodyLines(text, t[j]!.start, t[pair[j]!]!.end) } : fn, calls, passes });
+      const byName = new Set(named.filter((x) => x !== ""));
+      if (receiver) byName.add("self");
+      stack.push({ kind: "fn", close: pair[j]!, calls, called: new Set(), test, params: byName, bound: new Set(), passes, mixed: new Set() });
       i = j;
       continue;
     }
@@ -282,6 +303,15 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       i = pair[i + 2]!;
       continue;
     }
+    // A name a `let` or `for` binds hides the parameter of that name from then on.
+    if ((tok.text === "let" || tok.text === "for") && next !== undefined) {
+      const into = collector();
+      if (into?.bound !== undefined) {
+        const name = next.text === "mut" ? t[i + 2] : next;
+        if (name?.kind === "ident") into.bound.add(name.text);
+      }
+      continue;
+    }
     // Calls.
     // Note: only an identifier followed by `(`, `!` or `::` (a turbofish) may name a call (`callAt`).
     const after = next?.text;
@@ -294,12 +324,10 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       into.called!.add(call);
       into.calls!.push(call);
     }
+    if (call !== null && into.params !== undefined && into.params.size > 0 && !call.endsWith("!")) handedOn(t, pair, i, call, into);
   }
   // Note: a function whose body never closes ends the file.
-  while (pending.length > 0) {
-    const p = pending.pop()!;
-    functions.push({ ...p.fn, endLine: lineOf(text.length), calls: p.calls });
-  }
+  while (pending.length > 0) functions.push(ended(pending.pop()!, lineOf(text.length)));
   functions.sort((a, b) => a.line - b.line || a.endLine - b.endLine);
   return { functions, macros: macros.map(({ types: aliases, ...m }) => (aliases!.length === 0 ? m : { ...m, types: aliases })), uses, reexports, modules, types };
 }
@@ -581,6 +609,74 @@ function lastSegment(t: readonly Token[], k: number): string {
     last = t[k]!.text;
   }
   return last;
+}
+
+/**
+ * The names of the parameters in the list opening at `open`, in order, `self` left out (when
+ * `receiver`): a name alone (`x: T`, `mut x: T`), "" for any other pattern.
+ */
+function paramNames(t: readonly Token[], pair: Int32Array, open: number, receiver: boolean): string[] {
+  const names: string[] = [];
+  const close = pair[open]!;
+  let start = open + 1;
+  // Note: in a type, `<` and `>` only bracket generics (`&Tensor<D, K>`).
+  let angles = 0;
+  for (let k = open + 1; k <= close; k++) {
+    const x = t[k]!;
+    if (x.kind === "open" && k !== close) {
+      k = pair[k]!;
+      continue;
+    }
+    if (x.text === "<" || x.text === "<<") angles += x.text.length;
+    else if ((x.text === ">" || x.text === ">>") && t[k - 1]?.text !== "-") angles = Math.max(0, angles - x.text.length);
+    if ((x.text !== "," || angles > 0) && k !== close) continue;
+    if (k > start) {
+      let a = start;
+      while (t[a]?.text === "#" && t[a + 1]?.text === "[") a = pair[a + 1]! + 1;
+      if (t[a]?.text === "mut") a++;
+      names.push(t[a]?.kind === "ident" && t[a + 1]?.text === ":" ? t[a]!.text : "");
+    }
+    start = k + 1;
+  }
+  return receiver ? names.slice(1) : names;
+}
+
+/** Notes in `into.passes` each argument of the call named at `i` (its key `call`) that is one of the function's parameters by name alone. */
+function handedOn(t: readonly Token[], pair: Int32Array, i: number, call: CallFact, into: Scope): void {
+  let open = i + 1;
+  if (t[open]?.text === "::" && t[open + 1]?.text === "<") open = skipAngles(t, open + 1);
+  if (t[open]?.text !== "(") return;
+  const close = pair[open]!;
+  let arg = 0;
+  let start = open + 1;
+  for (let k = open + 1; k <= close; k++) {
+    const x = t[k]!;
+    if (x.kind === "open" && k !== close) {
+      k = pair[k]!;
+      continue;
+    }
+    // A turbofish's commas are none of the call's (`Vec::<(A, B)>::new()`, `f::<A, B>(…)`).
+    if (x.text === "::" && t[k + 1]?.text === "<") {
+      k = skipAngles(t, k + 1) - 1;
+      continue;
+    }
+    if (x.text !== "," && k !== close) continue;
+    let a = start;
+    while (a < k && (t[a]!.text === "&" || t[a]!.text === "*" || t[a]!.text === "mut")) a++;
+    const name = t[a];
+    const value = a === k - 1 && name?.kind === "ident" && into.params!.has(name.text) && !into.bound!.has(name.text) ? name.text : null;
+    // Note: an argument that another call of the same key fills with anything else is no parameter handed on.
+    const seen = `${call}\0${arg}`;
+    const at = into.passes!.findIndex(([c, n]) => c === call && n === arg);
+    if (at >= 0) {
+      if (into.passes![at]![2] !== value) (into.passes!.splice(at, 1), into.mixed!.add(seen));
+    } else if (!into.mixed!.has(seen)) {
+      if (value === null) into.mixed!.add(seen);
+      else into.passes!.push([call, arg, value]);
+    }
+    arg++;
+    start = k + 1;
+  }
 }
 
 /** The index just past the angle brackets opening at `open`. */

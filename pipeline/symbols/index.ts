@@ -79,6 +79,12 @@ export interface EntryPoint {
   readonly confidence: Confidence;
   /** The trait methods whose implementations the path's `type-parameter` links stand for (`FloatTensorOps::float_scatter`), in the path's order; empty when none. */
   readonly through: readonly string[];
+  /**
+   * The site function's parameters that reach it from the entry point's own unchanged, each call
+   * on the way handing it on by name (`SymbolIndex.carried`): `[site function's, entry point's]`
+   * (`self` for a receiver); empty when none, or when the entry point is the site's function.
+   */
+  readonly carries: readonly (readonly [string, string])[];
   readonly node: SymbolNode;
 }
 
@@ -110,6 +116,8 @@ export class SymbolIndex {
   private readonly callers: number[][] = [];
   /** Callees of each node, two numbers a link: the callee's id and the link's rank (`RANK`). */
   private readonly callees: number[][] = [];
+  /** For a caller and a callee (`caller>callee`), the callee's parameters the caller fills with its own unchanged: callee's name → caller's (`self` for the receiver). */
+  private readonly flows = new Map<string, ReadonlyMap<string, string>>();
 
   /** Builds the index of `files`; `moduleOf` names each file's package and module (the one seam for the workspace's layout). */
   constructor(files: readonly IndexedFile[], layout: ModuleOf) {
@@ -127,7 +135,7 @@ export class SymbolIndex {
     const traitItems = new Map<string, number[]>();
     /** The type aliases the macros of each package declare (`MacroSymbol.types`). */
     const macroTypes = new Map<string | null, Set<string>>();
-    const calls: { node: number; file: IndexedFile; owner: string | null; calls: readonly CallFact[]; generics: readonly string[] }[] = [];
+    const calls: { node: number; file: IndexedFile; owner: string | null; calls: readonly CallFact[]; generics: readonly string[]; passes?: FunctionSymbol["passes"] }[] = [];
     /** The type (or trait) declarations each method's owner may be, by node. */
     const ownerDecls: (readonly number[] | null)[] = [];
     for (const file of files) {
@@ -156,7 +164,7 @@ export class SymbolIndex {
         if (fn.receiver) push(methods, fn.name, node.id);
         if (!test && traitImpl) push(implementations, `${fn.trait}::${fn.name}`, node.id);
         if (!test && fn.trait !== null && !traitImpl) push(traitItems, fn.name, node.id);
-        calls.push({ node: node.id, file, owner: fn.owner, calls: fn.calls, generics: fn.generics ?? [] });
+        calls.push({ node: node.id, file, owner: fn.owner, calls: fn.calls, generics: fn.generics ?? [], ...(fn.passes === undefined && !fn.receiver ? {} : { passes: fn.passes ?? [] }) });
       }
       for (const m of s.macros) {
         const node: SymbolNode = { id: this.nodes.length, path: file.path, symbol: `${m.name}!`, line: m.line, endLine: m.line, fn: null, test: file.test, public: false, doc: null };
@@ -288,7 +296,7 @@ export class SymbolIndex {
       this.callers[callee]!.push(caller, rank);
       this.callees[caller]!.push(callee, rank);
     };
-    for (const { node, file, owner, calls: list, generics } of calls) {
+    for (const { node, file, owner, calls: list, generics, passes } of calls) {
       if (file !== resolvedIn) (resolved.clear(), (resolvedIn = file));
       const byKey = resolved.get(owner) ?? resolved.set(owner, new Map()).get(owner)!;
       const pkg = moduleOf(file.path).package;
@@ -309,14 +317,55 @@ export class SymbolIndex {
           if (id === node || seen.has(id)) continue;
           seen.add(id);
           link(node, id, sure);
+          if (passes !== undefined) this.noteFlow(node, id, written, passes);
         }
         for (const id of impls) {
           if (id === node || seen.has(id)) continue;
           seen.add(id);
           link(node, id, TYPE_PARAMETER);
+          if (passes !== undefined) this.noteFlow(node, id, written, passes);
         }
       }
     }
+  }
+
+  /**
+   * Notes which parameters of `callee` the caller's call `written` fills with one of its own
+   * parameters unchanged (`passes` of the caller's function): by position, the receiver of a
+   * path call (`Type::f(x, …)`) first, `self` for `self.f(…)`.
+   * Note: a call key several calls of the caller share fills a position with a parameter only
+   *   when every one of them does so with the same one (symbols/file.ts).
+   */
+  private noteFlow(caller: number, callee: number, written: CallFact, passes: NonNullable<FunctionSymbol["passes"]>): void {
+    const fn = this.nodes[callee]!.fn;
+    if (fn === null) return;
+    const map = new Map<string, string>();
+    const method = written.startsWith(".") || written.startsWith("self.");
+    if (written.startsWith("self.") && fn.receiver) map.set("self", "self");
+    const shift = fn.receiver && !method ? 1 : 0;
+    for (const [call, argument, parameter] of passes) {
+      if (call !== written) continue;
+      const at = argument - shift;
+      const param = at < 0 ? "self" : fn.params?.[at];
+      if (param !== undefined && param !== "") map.set(param, parameter);
+    }
+    if (map.size > 0) this.flows.set(`${caller}>${callee}`, map);
+  }
+
+  /**
+   * The parameters of `target` that the first function of `chain` (calls from it down to
+   * `target`, by id) hands down unchanged, hop by hop: `[target's, the first's]`, in the order
+   * of `target`'s parameters (its receiver first).
+   */
+  private carried(target: SymbolNode, chain: readonly number[]): [string, string][] {
+    const own = [...(target.fn?.receiver ? ["self"] : []), ...(target.fn?.params ?? []).filter((p) => p !== "")];
+    const out: [string, string][] = [];
+    for (const param of own) {
+      let name: string | undefined = param;
+      for (let k = chain.length - 1; k > 0 && name !== undefined; k--) name = this.flows.get(`${chain[k - 1]}>${chain[k]}`)?.get(name);
+      if (name !== undefined) out.push([param, name]);
+    }
+    return out;
   }
 
   /** The innermost function (or `macro_rules!` macro, by its line) of `path` holding `line`, or null. */
@@ -352,7 +401,7 @@ export class SymbolIndex {
     for (const id of back.ids()) {
       const node = this.nodes[id]!;
       if (!node.public) continue;
-      found.push({ symbol: node.symbol, path: node.path, line: node.line, via: back.via(id), confidence: back.confidence(id)!, through: back.through(id), node });
+      found.push({ symbol: node.symbol, path: node.path, line: node.line, via: back.via(id), confidence: back.confidence(id)!, through: back.through(id), carries: id === target.id ? [] : this.carried(target, back.chain(id)), node });
     }
     const group = (e: EntryPoint) => (e.node.id === target.id ? 0 : traitMethod(e.node) ? 2 : 1);
     found.sort((a, b) => group(a) - group(b) || RANK[a.confidence] - RANK[b.confidence] || a.via.length - b.via.length || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0) || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
@@ -380,7 +429,7 @@ export class SymbolIndex {
    */
   reachedFrom(from: SymbolNode): Paths {
     const forward = this.search(from, this.callees, MAX_DEPTH + 2, 2, false, () => false);
-    return { ids: () => forward.ids(), confidence: (id) => forward.confidence(id), via: (id) => forward.via(id).reverse(), through: (id) => forward.through(id).reverse() };
+    return { ids: () => forward.ids(), confidence: (id) => forward.confidence(id), via: (id) => forward.via(id).reverse(), chain: (id) => forward.chain(id).reverse(), through: (id) => forward.through(id).reverse() };
   }
 
   /**
@@ -429,6 +478,11 @@ export class SymbolIndex {
         for (let at: number | null = id; at !== null && seen.has(at); at = seen.get(at)!.back) out.push(this.nodes[at]!.symbol);
         return out;
       },
+      chain: (id) => {
+        const out: number[] = [];
+        for (let at: number | null = id; at !== null && seen.has(at); at = seen.get(at)!.back) out.push(at);
+        return out;
+      },
       through: (id) => {
         const out: string[] = [];
         for (let at: number | null = id; at !== null && seen.has(at); at = seen.get(at)!.back) {
@@ -456,6 +510,8 @@ export interface Paths {
   /** Undefined for a node not reached. */
   confidence(id: number): Confidence | undefined;
   via(id: number): string[];
+  /** The ids of the path from `id` to the search's start, `id` first. */
+  chain(id: number): number[];
   /** The trait methods of the path's links through a type parameter, in the path's order (`EntryPoint.through`). */
   through(id: number): string[];
 }
