@@ -688,8 +688,8 @@ function declaredCalls(path: string, text: string, mask: Uint8Array, sources: re
 }
 
 /**
- * Panics of library code whose message is only a name bound to a literal: `.expect(NAME)`,
- * `panic!("{}", NAME)`, `panic!("{NAME}")` (and the other kinds' same forms), with the nearest
+ * Panics of library code whose message reads a name bound to a literal: `.expect(NAME)`,
+ * `panic!("{}", NAME)`, `panic!("{NAME}")`, `panic!("{NAME}: {e}")` (and the other kinds' same forms), with the nearest
  * `let NAME = "…";` of the function before them in a block still open, or else the file's
  * `const`/`static` items of that name, all of one literal; by `path:line:kind`.
  */
@@ -709,28 +709,32 @@ function boundPanics(path: string, text: string, mask: Uint8Array, sites: readon
     const at = site.kind === "expect" || site.kind === "expect-err" ? -1 : (FORMAT_AT[name0] ?? 0);
     const fmt = at < 0 ? null : args[at];
     const rest = at < 0 ? args : args.slice(at + 1);
-    const name = at < 0 ? (args.length === 1 && /^[A-Za-z_]\w*$/.test(args[0]!) ? args[0]! : null) : fmt === '"{}"' && rest.length === 1 && /^[A-Za-z_]\w*$/.test(rest[0]!) ? rest[0]! : rest.length === 0 ? /^"\{([A-Za-z_]\w*)\}"$/.exec(fmt ?? "")?.[1] ?? null : null;
-    if (name === null) continue;
-    const fnAt = [...text.slice(0, site.offset).matchAll(/\bfn\s+[A-Za-z_]\w*/g)].filter((m) => mask[m.index]).at(-1)?.index ?? 0;
+    // The names read: `.expect`'s one argument; a format string's arguments that are a name alone, and its plain `{NAME}` captures.
+    const names = at < 0 ? (args.length === 1 && /^[A-Za-z_]\w*$/.test(args[0]!) ? [args[0]!] : []) : fmt == null || !fmt.startsWith('"') ? [] : [...rest.filter((r) => /^[A-Za-z_]\w*$/.test(r)), ...[...fmt.replace(/\{\{|\}\}/g, "").matchAll(/\{([A-Za-z_]\w*)\}/g)].map((m) => m[1]!)];
+    if (names.some((name) => bound(name, site.offset))) out.push(`${path}:${site.line}:${site.kind}`);
+  }
+  return out;
+
+  /** True when `name`, read at `offset`, holds a literal there: the nearest `let` of it in a block still open, else (not a parameter) the file's constants of that name, all of one literal. */
+  function bound(name: string, offset: number): boolean {
+    const fnAt = [...text.slice(0, offset).matchAll(/\bfn\s+[A-Za-z_]\w*/g)].filter((m) => mask[m.index]).at(-1)?.index ?? 0;
     const paramsOpen = text.indexOf("(", fnAt);
     const params = (paramsOpen < 0 ? null : argumentSpans(text, mask, paramsOpen)) ?? [];
     const isParam = params.some(([a, b]) => new RegExp(`^(?:mut\\s+)?${name}\\s*:`).test(text.slice(a, b)));
-    const lets = [...text.slice(fnAt, site.offset).matchAll(new RegExp(`\\blet\\s+(?:mut\\s+)?${name}\\b\\s*(?::[^=;]*)?=\\s*([^;]*);`, "g"))].filter((m) => mask[fnAt + m.index]);
+    const lets = [...text.slice(fnAt, offset).matchAll(new RegExp(`\\blet\\s+(?:mut\\s+)?${name}\\b\\s*(?::[^=;]*)?=\\s*([^;]*);`, "g"))].filter((m) => mask[fnAt + m.index]);
     const last = lets.at(-1);
     let inScope = false;
     if (last !== undefined) {
       let depth = 0;
       inScope = true;
-      for (let i = fnAt + last.index; i < site.offset; i++) {
+      for (let i = fnAt + last.index; i < offset; i++) {
         if (!mask[i]) continue;
         if (text[i] === "{") depth++;
         else if (text[i] === "}" && --depth < 0) inScope = false;
       }
     }
-    const literal = inScope ? /^"(?:[^"\\]|\\[\s\S])*"$/.test(last![1]!.trim()) : !isParam && constants(name) !== null;
-    if (literal) out.push(`${path}:${site.line}:${site.kind}`);
+    return inScope ? /^"(?:[^"\\]|\\[\s\S])*"$/.test(last![1]!.trim()) : !isParam && constants(name) !== null;
   }
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
