@@ -11,15 +11,14 @@ import type { Lines } from "../tree-view.js";
 import type { FileSites, MessageSource, Site, WrapperFact } from "../types.js";
 import { namesRead, substituted } from "./argument.js";
 import { FileBindings } from "./bindings.js";
-import { messageCalls } from "./calls.js";
 import { ownerOf, type Signature, signatureOf } from "./headers.js";
 import { wrappersOf } from "./wrappers.js";
 
 /** A rule's answer for a site, with where its message comes from when a source gave it. */
 export type SourcedMessage = RuntimeMessage & { readonly source?: MessageSource };
 
-/** What the sources note of a file, kept with its sites (`FileSites`). */
-export type SourceFacts = Pick<FileSites, "calls" | "wrappers">;
+/** What the sources note of a file's layout, kept with its sites (`FileSites`). */
+export type SourceFacts = Pick<FileSites, "wrappers">;
 
 /** The sources' reading of one file being extracted (`startFile` makes one per file). */
 export class FileSources {
@@ -68,9 +67,9 @@ export class FileSources {
   }
 
   /**
-   * The calls the file makes with a message argument, and the wrappers it defines: functions
-   * around a site (`found[k]`, the site of the layout's spot k, null when none) whose message
-   * reads one of their parameters.
+   * The wrappers the file defines: functions around a site (`found[k]`, the site of the layout's
+   * spot k, null when none) whose message reads one of their parameters. (The calls it makes with
+   * a message argument need no layout: the token pass reads them, token-pass.ts.)
    */
   facts(found: readonly (Site | null)[]): SourceFacts {
     const wrappers: WrapperFact[] = [];
@@ -90,7 +89,7 @@ export class FileSources {
       const owner = item.parent === null ? null : ownerOf(this.text, item.parent);
       wrappers.push(...wrappersOf(signature, owner, read.rule, read.args, site.line, names));
     });
-    return { ...callsOf(this.text), ...(wrappers.length > 0 ? { wrappers } : {}) };
+    return wrappers.length > 0 ? { wrappers } : {};
   }
 
   /** The signature of the function item around offset `at`, or null. */
@@ -103,10 +102,4 @@ export class FileSources {
     if (!this.signatures.has(item)) this.signatures.set(item, signatureOf(this.text, item));
     return this.signatures.get(item)!;
   }
-}
-
-/** What the sources note of a file extraction did not lay out (it has no panic candidates): its calls. */
-export function callsOf(text: string): SourceFacts {
-  const calls = messageCalls(text);
-  return calls.length > 0 ? { calls } : {};
 }

@@ -32,7 +32,7 @@ import { declares, declaredSources, type DeclaredSource } from "./declared.js";
 import { ownerOf } from "./headers.js";
 import { WrapperIndex } from "./wrappers.js";
 
-export { FileSources, callsOf, type SourceFacts, type SourcedMessage } from "./file.js";
+export { FileSources, type SourceFacts, type SourcedMessage } from "./file.js";
 
 /** The sources that read the whole tree: its wrappers and the config's declared calls. */
 export class MessageSources {
