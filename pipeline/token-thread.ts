@@ -29,6 +29,9 @@ export interface TokenThreadSettings {
   readonly script?: URL;
 }
 
+/** Lets the event loop turn (the thread's answers are taken, and it is sent its next chunk). */
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
 /** Texts of about this many characters (or `CHUNK_FILES`) go to the thread at a time. */
 const CHUNK_CHARS = 48 * 1024;
 const CHUNK_FILES = 16;
@@ -130,13 +133,15 @@ export function startTokenThread({ heap, log, script = new URL("./token-worker.j
     },
     async take(ids) {
       if (failure !== null) throw failure;
-      // Note: what the thread was not sent is read here first, then the thread's answers awaited.
+      // Note: what the thread was not sent is read here first, from the last text back, while the
+      //   thread is sent the first ones as it answers (the event loop turns after each text read).
       const local = new Map<number, TokenFacts>();
-      for (const id of ids) {
-        const text = queued.get(id);
+      for (let k = ids.length - 1; k >= 0; k--) {
+        const text = queued.get(ids[k]!);
         if (text === undefined) continue;
-        queued.delete(id);
-        local.set(id, tokenFacts(text));
+        queued.delete(ids[k]!);
+        local.set(ids[k]!, tokenFacts(text));
+        await turn();
       }
       const out: TokenFacts[] = [];
       for (const id of ids) {
