@@ -6,15 +6,15 @@
 import { type ResourceLimits, Worker } from "node:worker_threads";
 import { PipelineError } from "./errors.js";
 import { type TokenFacts, tokenFacts } from "./token-pass.js";
-import type { TokenAnswer, TokenChunk } from "./token-worker.js";
+import { CALLER, THREAD, TOKEN_THREAD, type TokenAnswer, type TokenPart, UNCLAIMED } from "./token-worker.js";
 
 /** Files' token passes, read beside the calling thread. */
 export interface TokenPass {
-  /** Queues texts for the thread, as soon as they are read; gives each one's ticket, in order. */
+  /** Sends texts to the thread, as soon as they are read; gives each one's ticket, in order. */
   add(texts: readonly string[]): number[];
   /**
    * The token pass of each ticket, in order (each ticket taken once). Texts the thread has not
-   * been sent yet are read on the calling thread, so neither thread waits for the other long.
+   * reached are read on the calling thread, so neither thread waits for the other long.
    * Rejects with E_THREAD when the thread failed.
    */
   take(tickets: readonly number[]): Promise<TokenFacts[]>;
@@ -29,85 +29,50 @@ export interface TokenThreadSettings {
   readonly script?: URL;
 }
 
-/** Lets the event loop turn (the thread's answers are taken, and it is sent its next chunk). */
+/** Lets the event loop turn (the thread's answers are taken). */
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
-/** Texts of about this many characters (or `CHUNK_FILES`) go to the thread at a time. */
-const CHUNK_CHARS = 48 * 1024;
-const CHUNK_FILES = 16;
-
-/**
- * Chunks sent to the thread before it answers the first: one to read, one waiting.
- * Note: the queue is held back on the calling thread, so that what the thread has not reached
- *   when the calling thread needs it is read there instead of waited for.
- */
-const CHUNKS_AHEAD = 2;
-
-interface Chunk {
-  readonly tickets: readonly number[];
-  readonly texts: readonly string[];
-  readonly answered: Promise<void>;
-  readonly settle: (error?: unknown) => void;
+/** A ticket: its part's claims and its index there, and its text while it is not taken. */
+interface Ticket {
+  readonly claims: Int32Array;
+  readonly index: number;
+  readonly seq: number;
+  readonly text: string;
 }
 
 /**
  * Starts the token thread. Out of its heap (a huge file), it is gone and the calling thread reads
  * the rest itself (`log` says so); any other failure (it could not start, it stopped) rejects the
  * `take` calls waiting and every later one with E_THREAD.
+ * Note: each part's texts go to the thread at once, and either thread claims a text before reading
+ *   it (`TokenPart.claims`): the thread from the first, the calling thread, when it needs the part,
+ *   from the last back. So the thread never waits for the calling thread to send it more, and no
+ *   text is read twice.
  */
 export function startTokenThread({ heap, log, script = new URL("./token-worker.js", import.meta.url) }: TokenThreadSettings): TokenPass {
-  const worker = new Worker(script, { resourceLimits: heap });
-  const queued = new Map<number, string>();
-  const sent = new Map<number, Chunk>();
-  const chunks = new Map<number, Chunk>();
-  const answers = new Map<number, TokenFacts>();
+  const worker = new Worker(script, { resourceLimits: heap, workerData: TOKEN_THREAD });
+  const waiting = new Map<number, Ticket>();
+  /** The thread's answers, by part and index. */
+  const answers = new Map<string, TokenFacts>();
   let tickets = 0;
   let seq = 0;
-  /** Whether the thread still takes chunks; why not, when it failed. */
+  /** Whether the thread still reads; why not, when it failed. */
   let running = true;
   let failure: PipelineError | null = null;
   let closing = false;
+  /** Settled at the thread's next answer, or when it stops. */
+  let answered = signal();
 
-  const dispatch = () => {
-    while (running && chunks.size < CHUNKS_AHEAD && queued.size > 0) {
-      const ids: number[] = [];
-      const texts: string[] = [];
-      let chars = 0;
-      for (const [id, text] of queued) {
-        if (ids.length >= CHUNK_FILES || (ids.length > 0 && chars + text.length > CHUNK_CHARS)) break;
-        ids.push(id);
-        texts.push(text);
-        chars += text.length;
-      }
-      let settle!: (error?: unknown) => void;
-      const answered = new Promise<void>((resolve, reject) => (settle = (error) => (error === undefined ? resolve() : reject(error))));
-      // Note: a chunk nobody waits for yet must not fail the process when the thread does.
-      answered.catch(() => {});
-      const chunk: Chunk = { tickets: ids, texts, answered, settle };
-      const n = seq++;
-      chunks.set(n, chunk);
-      for (const id of ids) (queued.delete(id), sent.set(id, chunk));
-      worker.postMessage({ seq: n, texts } satisfies TokenChunk);
-    }
-  };
-  /** Ends the thread's share: its chunks go back to the queue (read on the calling thread), or fail with `error`. */
   const stop = (error: PipelineError | null) => {
     if (!running) return;
     running = false;
     failure = error;
-    for (const chunk of chunks.values()) {
-      if (error === null) chunk.tickets.forEach((id, k) => (sent.delete(id), queued.set(id, chunk.texts[k]!)));
-      chunk.settle(error ?? undefined);
-    }
-    chunks.clear();
+    answered.settle();
   };
   worker.on("message", (answer: TokenAnswer) => {
-    const chunk = chunks.get(answer.seq);
-    if (chunk === undefined) return;
-    chunks.delete(answer.seq);
-    chunk.tickets.forEach((id, k) => (sent.delete(id), answers.set(id, answer.facts[k]!)));
-    chunk.settle();
-    dispatch();
+    for (const [index, facts] of answer.facts) answers.set(`${answer.seq}:${index}`, facts);
+    answered.settle();
+    answered = signal();
   });
   worker.on("error", (error) => {
     if ((error as NodeJS.ErrnoException).code === "ERR_WORKER_OUT_OF_MEMORY") {
@@ -120,48 +85,55 @@ export function startTokenThread({ heap, log, script = new URL("./token-worker.j
   worker.on("exit", (code) => {
     if (!closing) stop(new PipelineError("E_THREAD", `the token thread of extraction stopped (exit code ${code})`, { hint: "run again; if it fails again, report it with the trace ERROR_CATALOG_DEBUG=1 prints" }));
   });
+  /** The calling thread's reading of a ticket: claimed here, or left by a thread that is gone. */
+  const readHere = (ticket: Ticket): TokenFacts | undefined => {
+    const claimed = Atomics.compareExchange(ticket.claims, ticket.index, UNCLAIMED, CALLER);
+    return claimed === UNCLAIMED || (claimed === THREAD && !running && failure === null && !answers.has(`${ticket.seq}:${ticket.index}`)) ? tokenFacts(ticket.text) : undefined;
+  };
 
   return {
     add(texts) {
-      const ids = texts.map((text) => {
+      const part = seq++;
+      const claims = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, texts.length)));
+      if (running) worker.postMessage({ seq: part, texts, claims } satisfies TokenPart);
+      return texts.map((text, index) => {
         const id = tickets++;
-        queued.set(id, text);
+        waiting.set(id, { claims, index, seq: part, text });
         return id;
       });
-      dispatch();
-      return ids;
     },
     async take(ids) {
       if (failure !== null) throw failure;
-      // Note: what the thread was not sent is read here first, from the last text back, while the
-      //   thread is sent the first ones as it answers (the event loop turns after each text read).
-      const local = new Map<number, TokenFacts>();
-      for (let k = ids.length - 1; k >= 0; k--) {
-        const text = queued.get(ids[k]!);
-        if (text === undefined) continue;
-        queued.delete(ids[k]!);
-        local.set(ids[k]!, tokenFacts(text));
-        await turn();
+      const mine = ids.map((id) => {
+        const ticket = waiting.get(id);
+        if (ticket === undefined) throw new Error(`token pass: ticket ${id} was never given, or taken twice`);
+        waiting.delete(id);
+        return ticket;
+      });
+      // Note: the texts the thread has not claimed are read here, from the last back; the event
+      //   loop turns after each, so the thread's answers are taken meanwhile.
+      const out: (TokenFacts | undefined)[] = new Array(mine.length);
+      for (let k = mine.length - 1; k >= 0; k--) {
+        out[k] = readHere(mine[k]!);
+        if (out[k] !== undefined) await turn();
       }
-      const out: TokenFacts[] = [];
-      for (const id of ids) {
-        let facts = local.get(id) ?? answers.get(id);
-        while (facts === undefined) {
-          const chunk = sent.get(id);
-          if (chunk !== undefined) await chunk.answered;
-          else if (queued.has(id)) {
-            // The thread is gone: its chunk came back to the queue.
-            const text = queued.get(id)!;
-            queued.delete(id);
-            local.set(id, tokenFacts(text));
-          } else if (failure !== null) throw failure;
-          else throw new Error(`token pass: ticket ${id} was never queued, or taken twice`);
-          facts = local.get(id) ?? answers.get(id);
+      // Note: a thread that failed fails the run, even when the calling thread read every text itself.
+      if (failure !== null) throw failure;
+      for (const [k, ticket] of mine.entries()) {
+        const key = `${ticket.seq}:${ticket.index}`;
+        for (;;) {
+          if (out[k] !== undefined) break;
+          if (answers.has(key)) {
+            out[k] = answers.get(key)!;
+            answers.delete(key);
+            break;
+          }
+          if (failure !== null) throw failure;
+          out[k] = readHere(ticket);
+          if (out[k] === undefined) await answered.done;
         }
-        answers.delete(id);
-        out.push(facts);
       }
-      return out;
+      return out as TokenFacts[];
     },
     async close() {
       closing = true;
@@ -169,4 +141,11 @@ export function startTokenThread({ heap, log, script = new URL("./token-worker.j
       await worker.terminate();
     },
   };
+}
+
+/** A promise settled once, with its settling function. */
+function signal(): { readonly done: Promise<void>; readonly settle: () => void } {
+  let settle!: () => void;
+  const done = new Promise<void>((resolve) => (settle = resolve));
+  return { done, settle };
 }
