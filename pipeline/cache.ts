@@ -184,8 +184,9 @@ function entryLines(result: FileSites): string {
  * What the message sources noted of the file (`SourceFacts`), and its symbols, kept in its head: the whole tree's
  * are read each run without its sites (sources/index.ts).
  */
-function sourceFactsOf(result: FileSites): Pick<FileSites, "calls" | "wrappers" | "symbols"> {
-  return { ...(result.calls === undefined ? {} : { calls: result.calls }), ...(result.wrappers === undefined ? {} : { wrappers: result.wrappers }), ...(result.symbols === undefined ? {} : { symbols: result.symbols }) };
+function sourceFactsOf(result: FileSites): Pick<FileSites, "calls" | "wrappers" | "constants" | "constantsRead" | "symbols"> {
+  const kept = { calls: result.calls, wrappers: result.wrappers, constants: result.constants, constantsRead: result.constantsRead, symbols: result.symbols };
+  return Object.fromEntries(Object.entries(kept).filter(([, value]) => value !== undefined));
 }
 
 /** At most how many bytes of the file `factsOf` reads at a time (unless one entry is longer). */

@@ -321,7 +321,7 @@ export interface TreeExtraction {
   /** Per-file sites before `applyTestModules`, in tree order; without facts when `writer` has them. The cache's entries are read here. */
   all(): FileSites[];
   /** What the message sources noted in each file of the tree (its wrappers and calls), in tree order, without reading the cache's sites. */
-  sourceFacts(): Pick<FileSites, "path" | "calls" | "wrappers" | "modules">[];
+  sourceFacts(): Pick<FileSites, "path" | "calls" | "wrappers" | "modules" | "constants" | "constantsRead">[];
   /** Each file's symbols and test-module declarations, in tree order, without reading the cache's sites. */
   symbolFacts(): Pick<FileSites, "path" | "testModules" | "symbols">[];
   /** Those of the files extracted in this run (not in the cache), in tree order. */
@@ -472,11 +472,11 @@ export async function extractTree(
  * context. Its message, runtime parts and error class are copied, as they may be slices of the file's text.
  */
 function keptOf(site: Site, includeTestCode: boolean, path: string): Site {
-  const { message, runtime, place, owner, errorClass } =
+  const { message, runtime, place, owner, errorClass, constantReads } =
     inCatalogue(site, includeTestCode) && (site.message !== null || site.runtime !== null || site.place != null)
-      ? structuredClone({ message: site.message, runtime: site.runtime, place: site.place ?? null, owner: site.owner ?? "", errorClass: site.errorClass })
+      ? structuredClone({ message: site.message, runtime: site.runtime, place: site.place ?? null, owner: site.owner ?? "", errorClass: site.errorClass, constantReads: site.constantReads })
       : // Note: that a site has a place's record is what its count reads (`siteCounts`), not the place's text.
-        { message: null, runtime: null, place: site.place == null ? null : SOME_PLACE, owner: "", errorClass: null };
+        { message: null, runtime: null, place: site.place == null ? null : SOME_PLACE, owner: "", errorClass: null, constantReads: undefined };
   return {
     kind: shared(site.kind),
     path,
@@ -492,6 +492,7 @@ function keptOf(site: Site, includeTestCode: boolean, path: string): Site {
     facts: null,
     ...(errorClass == null ? {} : { errorClass }),
     ...(site.source === undefined ? {} : { source: structuredClone(site.source) }),
+    ...(constantReads === undefined ? {} : { constantReads }),
   };
 }
 

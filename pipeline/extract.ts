@@ -30,7 +30,7 @@ export { isTestAttribute } from "./rust/index.js";
 export { declaredTestModules, mayDeclareTestModule, testModuleNames } from "./token-pass.js";
 
 /** Bumped whenever extraction can give other sites for the same text (it keys the cache). */
-export const EXTRACTOR_VERSION = 21;
+export const EXTRACTOR_VERSION = 23;
 
 const MACRO_NAMES = [...MACRO_RULES.keys()].sort((a, b) => b.length - a.length);
 const CANDIDATE = new RegExp(`\\b(${MACRO_NAMES.join("|")})\\s*!|\\.\\s*(${[...METHOD_RULES.keys()].join("|")})\\s*\\(`, "dg");
@@ -385,6 +385,7 @@ function siteAt(path: string, text: string, lines: Lines, rule: Rule, spot: Spot
     owner: ownerAt(text, spot),
     facts: null,
     ...(described.source === undefined ? {} : { source: described.source }),
+    ...(described.constantReads === undefined ? {} : { constantReads: described.constantReads }),
   };
   const key = recordKey(site);
   // Note: facts are gathered only for sites that may lend a record its facts, while the tree is alive.

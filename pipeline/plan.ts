@@ -83,7 +83,8 @@ export function planCarry(input: CarryInput): CarryPlan {
   if (!input.analysesCarry) return partial("a language model rewrites the analyses");
   if (!cacheOfPrevious) return partial("the extraction cache is not of the previous version's tree");
   if (!previous.rebasable) return partial("the previous records hold its commit outside the values a new commit replaces");
-  if (input.manifests !== undefined && input.cache.manifests !== input.manifests) return partial("a `Cargo.toml` changed, came or went (the packages and module tree may differ)");
+  // Note: what a record says of its gates, crate and features was read against the `Cargo.toml` files: with another one, every analysis is made again.
+  if (input.manifests !== undefined && input.cache.manifests !== input.manifests) return { ...partial("a `Cargo.toml` changed, came or went (the packages, features and module tree may differ)"), analyses: false };
   const counts = wholeCounts(input, unchanged);
   return counts === null ? partial("a file that changed holds a record's site or a message source, before or now, or declares other test modules or `mod` items") : { mode: "whole", from: previous.entry.version, reason: "no file that changed holds a record's site or declares other test modules", unchanged, analyses: true, counts };
 }

@@ -265,14 +265,16 @@ export interface Occurrence {
   source?: MessageSource;
 }
 
-/** Where a message written away from its panic comes from. `via` says which fields are set: `binding` (name, line: a `let` or `const` holding the literal the panic prints), `wrapper` (name: a function of the repository whose parameter the panic prints, called here with the literal), `declared` (name: the call the config's `messageSources` declares; function and operation when known). */
+/** Where a message written away from its panic comes from. `via` says which fields are set: `binding` (name, line: a `let` or `const` holding the literal the panic prints), `constant` (name, file, line: a constant of another file the panic names, `crate::util::error::CONTEXT_MISSING_ERROR`), `wrapper` (name: a function of the repository whose parameter the panic prints, called here with the literal), `declared` (name: the call the config's `messageSources` declares; function and operation when known). */
 export interface MessageSource {
-  /** Which kind of source: `binding`, `wrapper` or `declared`. */
-  via: "binding" | "wrapper" | "declared";
-  /** `binding`: the bound name (`msg`, `MESSAGE`); `wrapper`: the function called (`check_nonzero`); `declared`: the call as the config names it (`TensorError::new`). */
+  /** Which kind of source: `binding`, `constant`, `wrapper` or `declared`. */
+  via: "binding" | "constant" | "wrapper" | "declared";
+  /** `binding`: the bound name (`msg`, `MESSAGE`); `constant`: the constant's path as the panic writes it (`crate::util::error::CONTEXT_MISSING_ERROR`); `wrapper`: the function called (`check_nonzero`); `declared`: the call as the config names it (`TensorError::new`). */
   name: string;
-  /** `binding`: 1-based line of the `let` or `const` that binds the literal. */
+  /** `binding`: 1-based line of the `let` or `const` that binds the literal; `constant`: of the constant, in `file`. */
   line?: number;
+  /** `constant`: the repository-relative path of the file that declares the constant. */
+  file?: string;
   /** `declared`: the function the call sits in, the one that registers the message (`TensorCheck::narrow`); absent outside a function. */
   function?: string;
   /** `declared`: the operation the message is registered under, when the registering call (the config's `operation`) names it with a literal (`Narrow`); absent when its callers pass it. */
@@ -328,6 +330,10 @@ export interface SiteFacts {
   callers: string[];
   /** Names bound by `let` between the outermost step of the path condition and the site: values the conditions may read that do not exist before the path starts. */
   boundInside: string[];
+  /** The `//` comment on the lines right above the statement that holds the site, its lines joined with spaces (absent when there is none): the code's own words, e.g. on why a check holds. */
+  comment?: string;
+  /** The `let` statements between the outermost step of the path condition and the site, in source order, as written (absent when there are none): where the names of `boundInside` get their values. */
+  pathLets?: string[];
   /** True when a `return`, `break`, `continue` or `?` lies between the outermost step of the path condition and the site (on the path or in a branch beside it): then the conditions alone do not decide whether the site is reached. */
   exitInPath: boolean;
   /** True when a `return`, `break`, `continue` or `?` lies in the function body before the outermost step of the path condition. */
@@ -368,6 +374,10 @@ export interface RecordFacts {
   callers: string[];
   /** Names bound by `let` between the outermost step of the path condition and the site: values the conditions may read that do not exist before the path starts. */
   boundInside: string[];
+  /** The `//` comment on the lines right above the statement that holds the site, its lines joined with spaces (absent when there is none): the code's own words, e.g. on why a check holds. */
+  comment?: string;
+  /** The `let` statements between the outermost step of the path condition and the site, in source order, as written (absent when there are none): where the names of `boundInside` get their values. */
+  pathLets?: string[];
   /** True when a `return`, `break`, `continue` or `?` lies between the outermost step of the path condition and the site (on the path or in a branch beside it): then the conditions alone do not decide whether the site is reached. */
   exitInPath: boolean;
   /** True when a `return`, `break`, `continue` or `?` lies in the function body before the outermost step of the path condition. */
@@ -543,8 +553,10 @@ export interface EntryPoint {
   line: number;
   /** The call path, the entry point first and the site's function last (`["Tensor::narrow", "TensorCheck::narrow"]`); one element when the site's function is itself public. */
   via: string[];
-  /** The weakest link of the path: `self` (the site's own function), `resolved` (each call names its callee: a path, `Self`, a `use`, a function of the same file), `path` (a path call that names several definitions of that name), `name` (a method or plain call matched by name alone). */
-  confidence: "self" | "resolved" | "path" | "name";
+  /** The weakest link of the path: `self` (the site's own function), `resolved` (each call names its callee: a path, `Self`, a `use`, a function of the same file), `path` (a path call that names several definitions of that name), `type-parameter` (a call through a type parameter, `B::float_scatter(…)`, or through a trait's method, `Self::f(…)` in its default methods: any implementation of the trait's method, `through` names which), `name` (a method or plain call matched by name alone). */
+  confidence: "self" | "resolved" | "path" | "type-parameter" | "name";
+  /** With confidence `type-parameter`: the trait methods (`FloatTensorOps::float_scatter`) whose implementations the path's calls through a type parameter stand for, in the path's order, each once. */
+  through?: string[];
 }
 
 /** The doc comment of a function, as written in the repository. */

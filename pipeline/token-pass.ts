@@ -1,32 +1,32 @@
 /**
  * The token pass of extraction: what a file's tokens tell without a syntax tree (its test-only
  * module declarations, its `mod` items and item-wrapping macros, the calls it makes with a message
- * argument, its symbols). Pure: a function of the file's text alone, so it may run on any thread
+ * argument and its string constants, its symbols). Pure: a function of the file's text alone, so it may run on any thread
  * (token-thread.ts runs it beside the calling thread while the trees are parsed).
  */
 import { isTestAttribute, TEST_WORDS } from "./rust/index.js";
-import { messageCalls } from "./sources/calls.js";
+import { callsOf } from "./sources/file.js";
 import { type FileSymbols, indexFile } from "./symbols/file.js";
 import { codeAt, isAsciiWord, isSpace, tokenize, type Token } from "./tokens.js";
 import type { FileSites } from "./types.js";
 import { EMPTY_SCAN, type ModuleScan, scanModules } from "./workspace/modules.js";
 
 /** What the token pass gives of a file: the fields of its `FileSites` that need no tree. */
-export type TokenFacts = Pick<FileSites, "testModules" | "modules" | "calls"> & { readonly symbols: FileSymbols };
+export type TokenFacts = Pick<FileSites, "testModules" | "modules" | "calls" | "constants"> & { readonly symbols: FileSymbols };
 
 /** The token pass over one file's text: it is lexed once, and its tokens read for each fact. */
 export function tokenFacts(text: string): TokenFacts {
   const tokens = tokenize(text);
-  const calls = messageCalls(text);
-  return { testModules: testModuleNames(text, tokens), ...modulesOf(text, tokens), ...(calls.length > 0 ? { calls } : {}), symbols: indexFile(text, tokens) };
+  const { calls, constants } = callsOf(text);
+  return { testModules: testModuleNames(text, tokens), ...modulesOf(text, tokens), ...(calls === undefined ? {} : { calls }), ...(constants === undefined ? {} : { constants }), symbols: indexFile(text, tokens) };
 }
 
 /**
- * A file's sites as the calling thread read them (`sites`, with the wrappers its sources noted)
+ * A file's sites as the calling thread read them (`sites`, with what its sources noted of the layout)
  * joined with its token pass (`facts`): the fields in the one order every path writes them in.
  */
 export function withTokenFacts(sites: TreeSites, facts: TokenFacts): FileSites {
-  const { path, blob, sites: found, parseErrors, parsed, wrappers } = sites;
+  const { path, blob, sites: found, parseErrors, parsed, wrappers, constantsRead } = sites;
   return {
     path,
     blob,
@@ -36,7 +36,9 @@ export function withTokenFacts(sites: TreeSites, facts: TokenFacts): FileSites {
     testModules: facts.testModules,
     ...(facts.modules === undefined ? {} : { modules: facts.modules }),
     ...(facts.calls === undefined ? {} : { calls: facts.calls }),
+    ...(facts.constants === undefined ? {} : { constants: facts.constants }),
     ...(wrappers === undefined ? {} : { wrappers }),
+    ...(constantsRead === undefined ? {} : { constantsRead }),
     symbols: facts.symbols,
   };
 }

@@ -15,6 +15,7 @@ export type MessagePart = { readonly lit: string } | { readonly wild: true } | {
 
 import type { ModuleScan } from "./workspace/modules.js";
 import type { MessageSource, SiteContext, SiteFacts, SiteKind, SkipReason } from "./schema-types.generated.js";
+import type { ConstantReads } from "./sources/constants.js";
 import type { FileSymbols } from "./symbols/file.js";
 
 export type { MessageSource, SiteContext, SiteFacts, SiteKind, SkipReason };
@@ -79,6 +80,12 @@ export interface Site {
    * for a message the site's own arguments write.
    */
   readonly source?: MessageSource;
+  /**
+   * The site's message with a stand-in for each constant of another file it reads
+   * (`panic!("{}", crate::error::MESSAGE)`), for the pass over the tree to fill in
+   * (sources/constants.ts); absent when it reads none. Never in a record.
+   */
+  readonly constantReads?: ConstantReads;
 }
 
 /**
@@ -124,6 +131,10 @@ export interface FileSites {
   readonly calls?: readonly string[];
   /** The functions the file defines whose parameter becomes a panic's message; absent when none. */
   readonly wrappers?: readonly WrapperFact[];
+  /** Its string constants (`const NAME: &str = "…";`), `[name, literal, line]` in source order, for other files' messages; absent when none. */
+  readonly constants?: readonly (readonly [name: string, value: string, line: number])[];
+  /** The names of the constants of other files its sites read (`Site.constantReads`, each path's last segment), sorted; absent when none. */
+  readonly constantsRead?: readonly string[];
   /** The file's functions, macros, `use` and `mod` declarations (symbols/file.ts); absent in results made without them (tests). */
   readonly symbols?: FileSymbols;
 }

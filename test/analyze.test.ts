@@ -96,6 +96,8 @@ describe("golden facts and fields", () => {
           macro: f.macro,
           callers: f.callers,
           boundInside: f.boundInside,
+          pathLets: f.pathLets ?? [],
+          comment: f.comment ?? null,
           exitInPath: f.exitInPath,
           exitBeforePath: f.exitBeforePath,
           conditions: f.conditions,
@@ -117,6 +119,18 @@ describe("golden facts and fields", () => {
     assert.match(e.record.triggerScenarios!, /^Calling `<Dispatch as AutodiffBackend>::backward\(tensor\)` with `tensor` such that, after `let DispatchTensor \{ kind, \.\. \} = tensor;`,/);
   });
 
+  it("the reading fixture follows the lets on the path and quotes the code's comments", () => {
+    const at = (line: number) => cases.find((c) => c.name === "reading")!.envelopes.find((x) => x.record.lineNumber === line)!.record;
+    // `l` and `r` are bound inside the `else`, from `lhs[i]` and `rhs[i]`: all three parameters are read.
+    assert.match(at(13).documentation!, /a check of the parameters `lhs`, `rhs` and `dim` of `cross`/);
+    // `prev` is what `insert` (a call with effects) answered for `handle` and `key`: no "no parameter" claim.
+    assert.doesNotMatch(at(28).documentation!, /No parameter/);
+    assert.match(at(28).documentation!, /reads the parameters `key` and `handle` of `Slots::insert` only through a `let` whose value a call with effects gives/);
+    assert.match(at(35).documentation!, /The code's comment on it says: “special case elsewhere”/);
+    // The other site writes the message with other holes: its owner is still found.
+    assert.match(at(45).commonSituations!, /also raised at one other site: `dims` \(`crates\/fixture\/src\/reading\.rs:52`\)/);
+  });
+
   it("the frames fixture is told in the words of what each check tests", () => {
     const at = (line: number) => cases.find((c) => c.name === "frames")!.envelopes.find((x) => x.record.lineNumber === line)!.record;
     assert.match(at(9).documentation!, /a check of the configuration field `size`/);
@@ -132,7 +146,7 @@ describe("golden facts and fields", () => {
     assert.doesNotMatch(at(58).documentation!, /Err/);
     assert.match(at(63).documentation!, /the generic parameters `DM` and `DV`/);
     assert.match(at(77).commonSituations!, /also raised at one other site: `right` \(`crates\/fixture\/src\/frames\.rs:83`\)/);
-    assert.match(at(92).solutions![0]!, /`text\.parse::<u16>\(\)` is an Err:/);
+    assert.match(at(92).solutions![0]!, /`text\.parse::<u16>\(\)` is an Err\./);
     assert.match(at(98).solutions![0]!, /a call with effects/);
     assert.doesNotMatch(at(98).documentation!, /checks what its caller passes/);
     // `self` handed to another function is that function's input; `self`'s own field is the value's state.
@@ -255,6 +269,39 @@ ${checks.join("\n")}
       }
     });
   }
+});
+
+/**
+ * A function that holds a record's `catch_unwind` sketch, with its stand-ins as parameters: the
+ * receiver as `value` (of the impl's type, borrowed as the method borrows it) and the function's
+ * parameters as it declares them.
+ */
+function sketchHolder(e: Envelope, i: number): string {
+  const fn = e.facts!.function!;
+  const receiver = fn.receiver === null ? [] : [`value: ${fn.receiver.replace(/^mut\s+/, "").replace(/\bself\b/, fn.implType ?? "")}`];
+  const params = fn.params.map((p) => `${p.pattern}: ${p.type}`);
+  return `#[allow(warnings)]\nfn sketch${i}${fn.generics ?? ""}(${[...receiver, ...params].join(", ")}) {\n${e.record.tryCatchPattern}\n}`;
+}
+
+describe("generated catch_unwind sketches compile", { skip: hasRustc() ? false : "rustc is not installed" }, () => {
+  for (const c of cases.filter((x) => x.group === "programs")) {
+    it(`programs/${c.name}.rs: each sketch compiles with its stand-ins of the declared types`, () => {
+      const holders = c.envelopes.flatMap((e, i) => (e.record.tryCatchPattern === null || e.facts?.function === undefined ? [] : [sketchHolder(e, i)]));
+      const dir = tempDir("error-catalog-rustc-");
+      try {
+        const src = path.join(dir, "lib.rs");
+        writeFileSync(src, `${c.text}\n${holders.join("\n")}\n`);
+        const compiled = spawnSync("rustc", ["--edition", "2021", "--crate-type", "lib", "-A", "warnings", "-o", path.join(dir, "lib.rlib"), src], { encoding: "utf8" });
+        assert.equal(compiled.status, 0, `rustc failed:\n${compiled.stderr}`);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+  it("programs/catching.rs writes the sketches that compile and leaves out those that would not", () => {
+    const c = cases.find((x) => x.name === "catching")!;
+    assert.deepEqual(c.envelopes.filter((e) => e.record.tryCatchPattern !== null).map((e) => e.facts!.function!.name).sort(), ["advance", "port"]);
+  });
 });
 
 describe("sameJson (how carried-over facts are compared)", () => {

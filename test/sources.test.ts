@@ -19,6 +19,7 @@ import { run } from "../pipeline/run.js";
 import type { Envelope, Manifest, MessageSourceConfig } from "../pipeline/schema-types.generated.js";
 import { readMessageArgument } from "../pipeline/sources/argument.js";
 import { messageCalls } from "../pipeline/sources/calls.js";
+import { ConstantIndex, fileConstants, filledIn, slotOf } from "../pipeline/sources/constants.js";
 import { templateParts } from "../pipeline/sources/declared.js";
 import { MessageSources } from "../pipeline/sources/index.js";
 import { tokenize } from "../pipeline/tokens.js";
@@ -58,6 +59,7 @@ function wholeText(parts: readonly MessagePart[]): RegExp {
 const CHECK = "crates/shapes/src/check.rs";
 const OPS = "crates/shapes/src/ops.rs";
 const LAYERS = "crates/shapes/src/layers.rs";
+const ERRORS = "crates/shapes/src/errors.rs";
 
 /** A record the fixture must have, written from reading it. */
 interface Want {
@@ -99,6 +101,9 @@ const WANT: Readonly<Record<string, Want>> = {
     source: { via: "binding", name: "NO_VOCABULARY", line: lineOf(LAYERS, `const NO_VOCABULARY: &str`) },
     also: [`panic!("{NO_VOCABULARY}")`],
   },
+  // A constant of another module, by its path and through a `use`; plots' namesake has another text.
+  device: { kind: "panic", file: LAYERS, at: `None => panic!("{}", crate::errors::NO_DEVICE)`, message: "no device is selected: call select_device first", source: { via: "constant", name: "crate::errors::NO_DEVICE", file: ERRORS, line: lineOf(ERRORS, "const NO_DEVICE") } },
+  closed: { kind: "panic", file: LAYERS, at: `panic!("{CLOSED}: nothing to read")`, message: "the stream is closed: nothing to read", source: { via: "constant", name: "CLOSED", file: ERRORS, line: lineOf(ERRORS, "const CLOSED") } },
 };
 
 /** What each case of the program prints matches these records, most specific first where it says. */
@@ -116,6 +121,8 @@ const CASES: Readonly<Record<string, { readonly records: readonly string[]; read
   token: { records: ["token"] },
   vocabulary: { records: ["vocabulary"] },
   "vocabulary-size": { records: ["vocabulary"] },
+  device: { records: ["device"] },
+  closed: { records: ["closed"] },
 };
 
 /** rustc's version line, or why there is none. */
@@ -242,32 +249,104 @@ describe("message sources on the fixture crate", () => {
   });
 });
 
+/**
+ * The records of the fixture run at two commits, the second made by `edit` of a copy of the tree
+ * (the first run's version before it): the second version's envelopes and manifest.
+ */
+async function afterEdit(edit: (tree: string) => void): Promise<{ envelopes: Envelope[]; manifest: Manifest }> {
+  const second = tempDir("error-catalog-sources-tree-");
+  cpSync(TREE, second, { recursive: true });
+  edit(second);
+  const repo = makeRepo([TREE, second]);
+  try {
+    const target = (sha: string) => ({ targets: [{ repo: "example/shapes", url: repo.dir, sha, messageSources: BURN_SOURCES }] });
+    const config = writeConfig(repo.dir, repo.shas[0]!, target(repo.shas[0]!));
+    await run({ configPath: config, now: () => NOW });
+    writeFileSync(config, JSON.stringify({ ...JSON.parse(readFileSync(config, "utf8")), ...target(repo.shas[1]!) }));
+    const result = await run({ configPath: config, now: () => NOW });
+    return (await readVersion(result.dir)) as { envelopes: Envelope[]; manifest: Manifest };
+  } finally {
+    rmSync(repo.dir, { recursive: true, force: true });
+    rmSync(second, { recursive: true, force: true });
+  }
+}
+
+/** `file` of `tree` with `from` written as `to`. */
+function rewrite(tree: string, file: string, from: string, to: string): void {
+  const at = path.join(tree, file);
+  writeFileSync(at, readFileSync(at, "utf8").replace(from, to));
+}
+
 describe("message sources after a wrapper changes", () => {
   it("rebuilds the records of its unchanged callers, and takes nothing whole", async () => {
-    const second = tempDir("error-catalog-sources-tree-");
-    cpSync(TREE, second, { recursive: true });
-    const ops = path.join(second, OPS);
-    writeFileSync(ops, readFileSync(ops, "utf8").replace("NonZeroUsize::new(value).expect(msg).get()", `NonZeroUsize::new(value).unwrap_or_else(|| panic!("{msg} (it was zero)")).get()`));
-    const repo = makeRepo([TREE, second]);
-    try {
-      const target = (sha: string) => ({ targets: [{ repo: "example/shapes", url: repo.dir, sha, messageSources: BURN_SOURCES }] });
-      const config = writeConfig(repo.dir, repo.shas[0]!, target(repo.shas[0]!));
-      await run({ configPath: config, now: () => NOW });
-      writeFileSync(config, JSON.stringify({ ...JSON.parse(readFileSync(config, "utf8")), ...target(repo.shas[1]!) }));
-      const result = await run({ configPath: config, now: () => NOW });
-      const { envelopes, manifest } = (await readVersion(result.dir)) as { envelopes: Envelope[]; manifest: Manifest };
-      assert.notEqual(manifest.carry?.mode, "whole");
-      // The record is named by the text the wrapper now prints around the caller's literal.
-      const stride = envelopes.filter((e) => e.record.errorMessage === "stride must be non-zero (it was zero)");
-      assert.equal(stride.length, 1);
-      assert.equal(stride[0]!.record.filePath, LAYERS, "still at the caller's literal");
-      assert.match("stride must be non-zero (it was zero)", new RegExp(stride[0]!.record.messagePattern));
-      assert.doesNotMatch("stride must be non-zero", new RegExp(stride[0]!.record.messagePattern));
-      assert.equal(stride[0]!.occurrences[0]!.kind, "wrapper-call");
-    } finally {
-      rmSync(repo.dir, { recursive: true, force: true });
-      rmSync(second, { recursive: true, force: true });
-    }
+    const { envelopes, manifest } = await afterEdit((tree) => rewrite(tree, OPS, "NonZeroUsize::new(value).expect(msg).get()", `NonZeroUsize::new(value).unwrap_or_else(|| panic!("{msg} (it was zero)")).get()`));
+    assert.equal(manifest.carry?.mode, "partial");
+    // The record is named by the text the wrapper now prints around the caller's literal.
+    const stride = envelopes.filter((e) => e.record.errorMessage === "stride must be non-zero (it was zero)");
+    assert.equal(stride.length, 1);
+    assert.equal(stride[0]!.record.filePath, LAYERS, "still at the caller's literal");
+    assert.match("stride must be non-zero (it was zero)", new RegExp(stride[0]!.record.messagePattern));
+    assert.doesNotMatch("stride must be non-zero", new RegExp(stride[0]!.record.messagePattern));
+    assert.equal(stride[0]!.occurrences[0]!.kind, "wrapper-call");
+  });
+});
+
+describe("message sources after a constant changes", () => {
+  it("gives the unchanged panic that prints it the new text, and takes nothing whole", async () => {
+    const { envelopes, manifest } = await afterEdit((tree) => rewrite(tree, ERRORS, "no device is selected: call select_device first", "no device is open: call open_device first"));
+    assert.equal(manifest.carry?.mode, "partial");
+    const device = envelopes.filter((e) => e.record.filePath === LAYERS && e.occurrences[0]!.source?.via === "constant" && e.occurrences[0]!.source.name === "crate::errors::NO_DEVICE");
+    assert.deepEqual(
+      device.map((e) => e.record.errorMessage),
+      ["no device is open: call open_device first"],
+    );
+    assert.ok(!envelopes.some((e) => e.record.errorMessage.includes("select_device")), "the old text is gone");
+  });
+});
+
+describe("messages held in a constant of another file", () => {
+  it("are the file's string constants, at their lines, not those in comments or of other values", () => {
+    const text = [
+      'pub(crate) const A: &str = "alpha";', // 1
+      "pub const B: &'static str =",
+      '    "beta";',
+      '// const C: &str = "in a comment";',
+      'static D: &str = r"delta";', // 5
+      'const E: &str = concat!("e", "psilon");',
+      "const F: usize = 3;",
+      'const lower: &str = "not a constant name";',
+    ].join("\n");
+    assert.deepEqual(fileConstants(text), [
+      ["A", "alpha", 1],
+      ["B", "beta", 2],
+      ["D", "delta", 5],
+    ]);
+  });
+
+  it("resolve a path by the module it spells, and a name alone only through a use", () => {
+    const index = new ConstantIndex([
+      { path: "crates/app/src/util/error.rs", constants: [["GONE", "it is gone", 3]] },
+      { path: "crates/app/src/other.rs", constants: [["GONE", "another text", 9], ["ONLY", "only here", 2]] },
+      { path: "crates/lib/src/util/error.rs", constants: [["GONE", "the library's text", 4]] },
+      { path: "crates/app/src/twice.rs", constants: [["TWICE", "once", 1]] },
+      { path: "crates/app/src/again.rs", constants: [["TWICE", "twice", 1]] },
+    ]);
+    const from = "crates/app/src/main.rs";
+    const text = (read: string, uses: [string, string][] = []) => index.resolve(read, from, uses)?.value ?? null;
+    assert.equal(text("crate::util::error::GONE"), "it is gone", "the module's file, in the same package");
+    assert.equal(index.resolve("crate::util::error::GONE", from, [])?.line, 3);
+    assert.equal(text("GONE", [["GONE", "crate::util::error::GONE"]]), "it is gone", "through the file's use");
+    assert.equal(text("GONE"), null, "a name alone that no use brings in is not another file's");
+    assert.equal(text("crate::ONLY"), "only here", "one constant of the name in the package");
+    assert.equal(text("crate::TWICE"), null, "two texts that no module tells apart");
+    assert.equal(text("crate::MISSING"), null);
+  });
+
+  it("fill in the message, or leave a text of few letters to its place", () => {
+    const slot = slotOf(0);
+    const pending = { reads: [{ path: "crate::X", slot }], message: slot, runtime: [{ lit: `${slot}: nothing to read` }] };
+    assert.deepEqual(filledIn(pending, ["the stream is closed"]), { message: "the stream is closed", runtime: [{ lit: "the stream is closed: nothing to read" }] });
+    assert.equal(filledIn({ reads: pending.reads, message: slot, runtime: [{ lit: slot }, { wild: true }] }, ["ok"]), null);
   });
 });
 

@@ -228,6 +228,8 @@ describe("records of the fixture workspace", () => {
     assert.match(never.record.documentation ?? "", /No build compiles it/);
     assert.equal(never.record.triggerScenarios, "None: the site is not compiled in any build of the crate.");
     assert.equal(never.record.tryCatchPattern, null);
+    // A gate that holds because `fast` enables `x` is no gate.
+    assert.deepEqual(get("x or slow").facts!.gates, []);
     // `x` alone, or `fast` with `x`: builds exist, so nothing is said of the others.
     for (const m of ["inside the gated module", "no value with x", "inside plain"]) assert.equal(get(m).facts!.neverCompiled, undefined, m);
   });
@@ -262,21 +264,36 @@ describe("records of the fixture workspace", () => {
 });
 
 describe("a run after a change of the layout alone", () => {
-  it("takes nothing whole when a Cargo.toml changed, and the records say what it says now", async () => {
+  it("takes nothing whole and no analysis when a Cargo.toml changed, and the records say what it says now", async () => {
     const second = path.join(tempDir(), "tree");
     cpSync(TREE, second, { recursive: true });
     writeFileSync(path.join(second, "crates/beta/Cargo.toml"), '[package]\nname = "beta-io"\nversion = "0.1.0"\ndescription = "Beta, described anew."\n');
     // and a gate on a mod declaration in a file that holds no record's site
     writeFileSync(path.join(second, "app/main.rs"), '#[cfg(feature = "cli")]\nmod cli;\n\nfn main() {}\n');
+    // and `fast` no longer turns on `x`: `fast` without `x` is a build now
+    const alpha = path.join(second, "crates/alpha/Cargo.toml");
+    writeFileSync(alpha, readFileSync(alpha, "utf8").replace('fast = ["x", ', "fast = ["));
     const repo = makeRepo([TREE, second]);
-    const at = (sha: string) => run({ configPath: writeConfig(repo.dir, sha), now: () => new Date("2026-02-01T00:00:00.000Z") });
+    // One config, so that the second run has the first's version before it.
+    const config = writeConfig(repo.dir, repo.shas[0]!);
+    const at = (sha: string) => {
+      writeFileSync(config, readFileSync(config, "utf8").replace(/"sha": "[0-9a-f]+"/, `"sha": "${sha}"`));
+      return run({ configPath: config, now: () => new Date("2026-02-01T00:00:00.000Z") });
+    };
     await at(repo.shas[0]!);
     const result = await at(repo.shas[1]!);
     const { envelopes, manifest } = await readVersion(result.dir);
-    assert.notEqual(manifest.carry?.mode, "whole");
+    assert.equal(manifest.carry?.mode, "partial");
+    assert.equal(manifest.carry?.from, "0001-" + repo.shas[0]!.slice(0, 12));
     const beta = envelopes.find((e) => e.record.errorMessage === "inside beta")!;
     assert.equal(beta.facts!.crateDescription, "Beta, described anew.");
     const cli = envelopes.find((e) => e.record.errorMessage === "the app's cli failed")!;
     assert.deepEqual(cli.facts!.gates, ['feature = "cli"']);
+    const fast = envelopes.find((e) => e.record.errorMessage === "fast without x")!;
+    assert.equal(fast.facts!.neverCompiled, undefined, "a build compiles it now");
+    assert.deepEqual(fast.facts!.gates, ['all(feature = "fast", not(feature = "x"))']);
+    assert.doesNotMatch(fast.record.documentation ?? "", /No build compiles it/);
+    // The gate that held in every build while `fast` enabled `x` holds in some only.
+    assert.deepEqual(envelopes.find((e) => e.record.errorMessage === "x or slow")!.facts!.gates, ['any(feature = "x", not(feature = "fast"))']);
   });
 });

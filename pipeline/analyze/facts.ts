@@ -157,6 +157,8 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
     ...(macroPath.length > 1 || macroPath[0]?.attribute != null ? { macroPath } : {}),
     callers: functionFact === undefined ? [] : [...callers(functionFact.name)],
     boundInside: [...new Set([...inside.matchAll(LET)].flatMap((m) => boundNames(m[1]!)))].sort(),
+    ...withLets(text.slice(outerStart, node.start)),
+    ...commentAbove(chain),
     exitInPath: EXIT.test(inside),
     exitBeforePath: EXIT.test(code(text.slice(bodyStart, outerStart))),
     ...(compileTime ? { compileTime: true as const } : {}),
@@ -242,6 +244,65 @@ const EXIT = /\b(?:return|break|continue)\b|\?(?=\s*[.;,)\]}])/;
 
 /** The pattern of a `let` (up to its type or `=`). */
 const LET = /\blet\s+([^=;:]+?)\s*(?::[^=;]*)?=/g;
+
+/**
+ * The code's own `//` comment on the site, as `comment` (nothing when there is none): the lines
+ * right above the statement or `match` arm that holds it, joined with spaces, then one written
+ * after that statement or arm on its last line (`0 => panic!(), // special case elsewhere`). Doc comments
+ * (`///`, `//!`) are an item's; a blank line ends the comment above; a statement that does not
+ * start its line, or a site in a token tree, has none above it.
+ */
+function commentAbove(chain: readonly ViewNode[]): { comment?: string } {
+  const node = chain[0]!;
+  const text = node.view.text;
+  const lines: string[] = [];
+  const k = chain.findIndex((n, i) => n.type === "token_tree" || n.type === "match_arm" || chain[i + 1]?.type === "block");
+  if (k >= 0 && chain[k]!.type !== "token_tree") {
+    const start = chain[k]!.start;
+    let lineStart = text.lastIndexOf("\n", start - 1) + 1;
+    const startsLine = text.slice(lineStart, start).trim() === "";
+    while (startsLine && lineStart > 0) {
+      const above = text.lastIndexOf("\n", lineStart - 2) + 1;
+      const line = text.slice(above, lineStart - 1).trim();
+      if (!line.startsWith("//") || line.startsWith("///") || line.startsWith("//!")) break;
+      lines.unshift(line.replace(/^\/\/\s*/, ""));
+      lineStart = above;
+    }
+  }
+  const end = k >= 0 && chain[k]!.type !== "token_tree" ? chain[k]!.end : node.end;
+  const eol = text.indexOf("\n", end);
+  const after = /^[\s,;)]*\/\/(?![\/!])(.*)$/.exec(text.slice(end, eol < 0 ? text.length : eol))?.[1];
+  if (after !== undefined) lines.push(after);
+  const comment = lines.join(" ").replace(/\s+/g, " ").trim();
+  return comment === "" ? {} : { comment };
+}
+
+/**
+ * The `let` statements of `src` (the text between the path's outermost step and the site), in
+ * source order, each from its keyword to the `;` that ends it at its own depth, as `pathLets`
+ * (nothing when there are none). An `if let`/`while let` is a condition, not among them.
+ * Note: a `let` in a block that closes before the site is among them: a name it binds may be out
+ *   of scope at the site, so a reading of them may only add sources, never drop one.
+ */
+function withLets(src: string): { pathLets?: string[] } {
+  const toks = tokenize(src);
+  const out: string[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const prev = toks[i - 1]?.text;
+    if (toks[i]!.kind !== "ident" || toks[i]!.text !== "let" || prev === "if" || prev === "while" || prev === "&&" || prev === "||") continue;
+    let depth = 0;
+    for (let j = i + 1; j < toks.length; j++) {
+      const t = toks[j]!;
+      if (t.kind === "open") depth++;
+      else if (t.kind === "close" && --depth < 0) break;
+      else if (depth === 0 && t.text === ";") {
+        out.push(src.slice(toks[i]!.start, t.end));
+        break;
+      }
+    }
+  }
+  return out.length === 0 ? {} : { pathLets: out };
+}
 
 /**
  * Source text as the lexer reads it, for keyword scans: its tokens, string and char literals

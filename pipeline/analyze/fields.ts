@@ -18,8 +18,8 @@ import type { Condition, Envelope, FunctionFact, MessageSource, OtherSite, Param
 import { PRIMITIVE_TYPES } from "../rust/index.js";
 import { errorTypeOf } from "../sources/returned.js";
 import { generateGuards, type Guards } from "./guard.js";
-import { calledByUsers, frameOf, type Frame, type Framing, ERROR_HANDLERS, isCatchAll } from "./frame.js";
-import { boundNames, headPaths, lastCall, receiverKind, rustString, stdFailure } from "./rust.js";
+import { calledByUsers, conditionSource, frameOf, type Frame, type Framing, ERROR_HANDLERS, isCatchAll } from "./frame.js";
+import { boundNames, genericNames, headPaths, lastCall, passesSelf, receiverKind, rustString, stdFailure, typeNames } from "./rust.js";
 import { type OwnWords, withOwnWords } from "./words.js";
 import { type PlaceFacts, withPlace } from "../workspace/place.js";
 
@@ -149,7 +149,8 @@ function emptyState(receiver: string): string {
   const by = lastCall(receiver);
   const why = stdFailure(receiver);
   // Note: a guess from the method's name alone, said as one: the receiver's type is not resolved.
-  const std = by === undefined || why === null ? "" : ` (if \`${by}\` is std's, a guess from its name alone: std's is ${kind === "option" ? "None" : "an Err"} when ${why})`;
+  // Note: `.ok()`/`.err()` settle it (std's only give an Option); of other names, the kind is std's, said as a guess.
+  const std = by === undefined || by === "ok" || by === "err" ? "" : why === null ? ` (a guess from the name \`${by}\` alone: std's gives ${kind === "option" ? "an Option" : "a Result"})` : ` (if \`${by}\` is std's, a guess from its name alone: std's is ${kind === "option" ? "None" : "an Err"} when ${why})`;
   if (kind === "option") return `holds no value (None)${std}`;
   if (kind === "result") return `is an Err${std} (the panic message ends with the error's Debug form)`;
   return "is None or an Err (which one, the syntax does not show)";
@@ -174,6 +175,7 @@ function strategyOf(kind: SiteKind, framing: Framing): Strategy {
       return "implement-missing";
     case "invariant":
     case "internal":
+    case "relayed":
       return "fix-invariant";
     case "expansion":
       return kind === "panic" ? "catch-unwind" : "fix-invariant";
@@ -224,6 +226,7 @@ const CLASS: Record<Frame, string> = {
   invariant: "invariant-violation",
   input: "precondition",
   internal: "internal-check",
+  relayed: "internal-check",
   state: "precondition",
   path: "precondition",
   callee: "precondition",
@@ -256,6 +259,23 @@ function callOf(fn: FunctionFact, args: (p: ParamFact, i: number) => string = ar
   if (fn.implType !== null) return /</.test(fn.implType) ? `<${fn.implType}>::${fn.name}(${list})` : `${fn.implType}::${fn.name}(${list})`;
   if (fn.traitName !== null) return `<T as ${fn.traitName}>::${fn.name}(${list})`;
   return `${fn.name}(${list})`;
+}
+
+/**
+ * True when the call `callOf` writes for `fn` can compile in a user's code as far as the
+ * declaration shows: `self` is no parameter of its own (`self: Pin<&mut Self>`), the call's path
+ * names no generic parameter of the impl (`<StreamReader<S, B> as …>`, whose `S` the user does not
+ * have), and the return type names none of the function's own type parameters that no
+ * parameter's type names, which rustc cannot infer from a call whose value nothing uses (E0283).
+ */
+function callCompiles(fn: FunctionFact): boolean {
+  if (fn.params.some((p) => p.pattern.replace(/^mut\s+/, "") === "self")) return false;
+  // Note: a type parameter a parameter's type names is inferred from the argument.
+  const inferred = new Set(fn.params.flatMap((p) => typeNames(p.type)));
+  const own = new Set(genericNames(fn.generics).filter((n) => !inferred.has(n) && !n.startsWith("'")));
+  if (typeNames(fn.returnType ?? "").some((n) => own.has(n))) return false;
+  const impl = new Set(genericNames(fn.implGenerics));
+  return fn.receiver !== null || !typeNames(fn.implType ?? "").some((n) => impl.has(n));
 }
 
 /** The trait an impl implements, as code outside the impl names it: `Self` in its arguments is the impl's type (`QTensorOps<Self>` of `impl QTensorOps<Self> for B` is `QTensorOps<B>`). */
@@ -460,14 +480,18 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   }
   else if (framing.frame === "input" && who !== null && decidingText !== null && users) doc.push(`${who} checks what its caller passes: it ${fails} when ${decidingText}, a check of ${inputs}. The message tells the caller that this input is outside what ${who} accepts.`);
   else if (framing.frame === "input" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs}. Users do not call it directly: the values come through the public calls that reach it.`);
+  else if (framing.frame === "relayed" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs ?? `the value ${who} is called on (\`self\`)`}. Users do not call ${who} themselves: they get there only through other functions of the crate (the trigger names them). Whether those ever pass it such ${inputs === null ? "a value" : "values"}, or check what they are given first, is not worked out here; that a value of the user's is passed on unchanged and is the cause is a guess, not a finding.`);
   else if (framing.frame === "internal" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers in the crate pass: it ${fails} when ${decidingText}, a check of ${inputs}. No public function of the crate is known to call it: the crate's own calls pass what it checks, and a failure means one of them passed a value ${who} does not accept.`);
   else if (framing.frame === "state" && who !== null && decidingText !== null) doc.push(`It panics when ${decidingText}: a check of the value ${who} is called on (\`self\`), as the calls before left it.`);
+  else if (framing.frame === "invariant" && kind.includes("assert") && decidingText !== null && framing.throughEffects.length > 0) doc.push(`It panics when ${decidingText}. The check reads ${framing.throughEffects.length === 1 ? "the parameter" : "the parameters"} ${list(framing.throughEffects.map(code))} of ${who} only through a \`let\` whose value a call with effects gives (it changes or reads state beside its arguments): it tests what that call answered, and reads as an assumption of the code; failing it means a state the code holds impossible.`);
   else if (framing.frame === "invariant" && kind.includes("assert") && decidingText !== null) doc.push(`It panics when ${decidingText}. No parameter${fn === undefined ? "" : ` of ${who}`} is seen in the check, directly or through the function's \`let\`s: it reads as an assumption of the code, and failing it means a state the code holds impossible.`);
   else if (framing.frame === "callee" && source !== undefined && kind === "declared-call") doc.push(`${code(source.name)} only carries the message: the panic comes where the code that gets its result turns it into one${steps.length > 0 ? `. The call is reached when ${cond}` : ""}.`);
   else if (framing.frame === "callee" && source !== undefined) doc.push(`${code(source.name)} decides whether to panic${steps.length > 0 ? `; the call is reached when ${cond}` : ""}.`);
   else if (steps.length > 0) doc.push(`${after === null ? "It" : `${after[0]!.toUpperCase()}${after.slice(1)}, it`} is raised when ${cond}.`);
   else if (fnName !== null && framing.frame !== "callee" && facts.macro === null) doc.push(noBranchSentence(fnName, gates));
   if (framing.frame === "missing" && kind === "panic") doc.push("Its message says that the path is not supported: reaching it always panics.");
+  // Note: the comment is the repository's words, quoted as theirs: the analysis does not check it.
+  if (facts.comment !== undefined) doc.push(`The code's comment on it says: “${facts.comment.length > 300 ? `${facts.comment.slice(0, 297)}…` : facts.comment}”`);
 
   // triggerScenarios
   const subject = fn === undefined ? (facts.items.length > 0 ? `In ${code(itemPath(facts))}` : "Here") : `In ${fnName}`;
@@ -501,9 +525,8 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
       const handler = lastClosure(facts);
       const recv = last?.kind === "expect" && last.receiver !== undefined ? code(last.receiver) : handler?.callee !== undefined ? code(handler.callee.replace(ERROR_HANDLERS, "")) : "the receiver";
       const state = last?.kind === "expect" && last.receiver !== undefined && kind === "expect" ? emptyState(last.receiver) : handler === undefined ? "is None or an Err" : handlerState(handler);
-      solutions.push(kind === "expect-err" ? `Make sure ${recv} fails before ${callee} gets to line ${line}: the call panics when it is an Ok value.` : `${callee} panics when ${recv} ${state}: make sure what it depends on is there before the call.`);
+      solutions.push(kind === "expect-err" ? `Make sure ${recv} fails before ${callee} gets to line ${line}: the call panics when it is an Ok value.` : `${callee} panics when ${recv} ${state}.`);
       solutions.push(`If you own the code, return the failure to the caller (\`?\`, \`ok_or\`, a \`match\`) instead of ${kind === "expect" || kind === "expect-err" ? `calling ${label}` : "panicking in the closure"}.`);
-      tips.push(`Treat what ${recv} depends on as fallible input: check it where it comes in.`);
       break;
     }
     case "missing":
@@ -524,6 +547,16 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
       solutions.push(`If what you passed is valid, this points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)}: report it with that input.`);
       tips.push("Read the docs of the public functions you call for the input they accept.");
       break;
+    case "relayed":
+      if (inProcMacro(facts)) {
+        solutions.push(`${callee} is reached only through other functions of ${facts.crate === null ? "the crate" : code(facts.crate)}, from the macro's expansion: whether some input of the macro (the item it is applied to, its attributes) gets there with what fails the check is not worked out here. If your input is valid by the macro's docs, this points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)}: report it with that input.`);
+        break;
+      }
+      solutions.push(`${callee} is reached only through other functions of ${facts.crate === null ? "the crate" : code(facts.crate)}: run with \`RUST_BACKTRACE=1\` to see which call of yours led here, and read that call's docs for the input it accepts.`);
+      if (framing.params.length > 0 || framing.generics.length > 0) solutions.push(`A guess, not worked out here: if that call hands ${callee} what you passed unchanged, input for which ${avoid} avoids the panic.`);
+      solutions.push(`Whether that call can pass ${callee} what fails the check is not worked out here: if what you passed is valid by those docs, this points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)}; report it with that input.`);
+      tips.push("Read the docs of the public functions you call for the input they accept.");
+      break;
     case "input":
       if (!users) solutions.push(`Find the public call of ${facts.crate === null ? "the crate" : code(facts.crate)} your code makes that gets to ${callee}, and give it input for which ${avoid}.`);
       else if (kind.includes("assert") && last?.kind === "assert") solutions.push(`Call ${callee} only with ${names} such that ${assertion(last)}${steps.length > 1 ? ` (checked when ${steps.slice(0, -1).join(", then ")})` : ""}.`);
@@ -535,15 +568,19 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
     case "state":
       solutions.push(`${callee} panics when ${decidingText}: call it only on values for which ${avoid}, or check that state first.`);
       solutions.push("If you own the code, handle that case with an error value instead of a panic.");
-      tips.push(`Keep track of what the calls before ${callee} did to the value.`);
       break;
-    case "path":
+    case "path": {
+      // Note: `self` handed to another function (`try_set_current(&self.inner)`): that function's answer decides, and it is not followed into.
+      const handed = framing.deciding.some((c) => passesSelf(conditionSource(c)));
       solutions.push(framing.effects
         ? `${callee} panics when ${decidingText}: the condition reads what a call with effects (a channel, a lock, I/O, another task) answered at run time, which no check of the arguments decides beforehand; handle that answer where it comes in.`
+        : handed
+        ? `${callee} panics when ${decidingText}: what decides it is what the function called there answers, which is not followed into that function here; read it for when it gives that answer.`
         : `${callee} panics when ${decidingText}, on values it computes itself: read how they come from its arguments to find the input that leads there, and avoid it.`);
       solutions.push("If you own the code, handle that case with an error value instead of a panic.");
-      tips.push(`Validate the arguments of ${callee} where they enter your program.`);
+      if (fn !== undefined && fn.params.length > 0) tips.push(`Validate the arguments of ${callee} where they enter your program.`);
       break;
+    }
     case "callee":
       if (kind === "declared-call" && cond !== null) solutions.push(`The message is registered when ${cond}: ${users ? `call ${callee} only with input for which that does not hold` : "give the public call that reaches it input for which that does not hold"}.`);
       else solutions.push(`The panic's condition is in ${code(source?.name ?? "the callee")}: read it for what it checks, and pass input it accepts to ${callee}.`);
@@ -567,7 +604,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   const entryPoint = fn !== undefined && fn.name === "main" && fn.implType === null && fn.traitName === null;
   const catches = fn !== undefined && facts.macro === null && !entryPoint && users && !isDrop(fn) && !inProcMacro(facts)
     && (framing.frame === "missing" || framing.frame === "error" || framing.frame === "callee" || (framing.frame === "path" && framing.effects) || ((framing.frame === "input" || framing.frame === "state") && guards.typeGuard === null));
-  const tryCatchPattern = !catches
+  const tryCatchPattern = !catches || !callCompiles(fn!)
     ? null
     : [
         `// A sketch: the receiver and the arguments stand for your own values. catch_unwind cannot catch panics in builds with panic = "abort".`,

@@ -15,6 +15,7 @@ import { boundNames, genericNames, lex, mayHaveEffects, passesSelf, readNames, t
  * How a record is framed:
  * - `input`: the deciding check reads what the caller passes (parameters, values computed from them, a config's fields), and users call the function or reach it through calls the index resolves;
  * - `internal`: such a check in a function that is not public and that no entry point of the symbol index reaches: the crate's own calls pass what it reads;
+ * - `relayed`: such a check, or one of the value the method is called on, in a function users reach only through other functions the index resolves: what those pass it (whether they check first) is not worked out;
  * - `state`: it reads only the value the method is called on (`self`), which earlier calls built;
  * - `path`: a `panic!` under branches on the function's own values (neither inputs nor `self`);
  * - `invariant`: the code says the state cannot happen (`unreachable!`, an `assert*` of its own values);
@@ -25,13 +26,15 @@ import { boundNames, genericNames, lex, mayHaveEffects, passesSelf, readNames, t
  * - `callee`: the site is a call whose callee panics with the message it is given (`wrapper-call`,
  *   `declared-call`), and no condition on the way to the call reads an input: the callee decides.
  */
-export type Frame = "input" | "internal" | "state" | "path" | "invariant" | "missing" | "error" | "always" | "expansion" | "callee";
+export type Frame = "input" | "internal" | "relayed" | "state" | "path" | "invariant" | "missing" | "error" | "always" | "expansion" | "callee";
 
 /** A record's frame and the names it rests on. */
 export interface Framing {
   readonly frame: Frame;
   /** The parameters the deciding check reads, directly or through the `let`s before it, in declaration order. */
   readonly params: readonly string[];
+  /** The parameters it reads only through a `let` whose value calls with effects (`let prev = map.insert(id, v)`), in declaration order: what it tests is that call's answer. */
+  readonly throughEffects: readonly string[];
   /** The generic parameters of the function or its impl it reads (`const D: usize`, `E` of `E::dtype()`): the caller's types choose them. */
   readonly generics: readonly string[];
   /** The configuration fields it reads (`self.config.x` → `config.x`, `self.x` in a `*Config` impl → `x`). */
@@ -59,7 +62,7 @@ function branchesOf(conditions: readonly Condition[]): Condition[] {
 }
 
 /** The source a condition reads, as one string (the names in it are read with `readNames`). */
-function conditionSource(c: Condition): string {
+export function conditionSource(c: Condition): string {
   switch (c.kind) {
     case "if":
     case "while":
@@ -83,11 +86,27 @@ function conditionSource(c: Condition): string {
 /**
  * The parameters `names` come from: parameters themselves, through the patterns of the path's
  * `for`, `match`, `if let` and `let … else` (a name they bind comes from what they match), or
- * through the function's `let`s (last to first).
+ * through the `let`s on the path and then the function's (last to first); `effects` also
+ * follows a `let` whose value calls with effects (`map.insert(id, hash)`), whose answer is the
+ * world's as much as the caller's.
  */
-function paramsBehind(fn: FunctionFact, conditions: readonly Condition[], names: readonly string[]): string[] {
+function paramsBehind(fn: FunctionFact, facts: SiteFacts, names: readonly string[], effects = false): string[] {
+  const conditions = facts.conditions;
   const params = fn.params.flatMap((p) => boundNames(p.pattern));
   const pending = new Set(names);
+  const follow = (stmts: readonly string[]) => {
+    for (let i = stmts.length - 1; i >= 0; i--) {
+      const stmt = stmts[i]!;
+      const eq = stmt.indexOf("=");
+      if (eq < 0) continue;
+      const binds = boundNames(stmt.slice(3, eq).replace(/:[^=]*$/, ""));
+      // Note: a value a call with effects gives (a channel's answer, a read) is the world's, not the caller's.
+      if (!binds.some((b) => pending.has(b)) || (!effects && mayHaveEffects(stmt.slice(eq + 1)))) continue;
+      for (const b of binds) pending.delete(b);
+      for (const r of readNames(stmt.slice(eq + 1).replace(/;\s*$/, ""))) pending.add(r);
+    }
+  };
+  follow(facts.pathLets ?? []);
   for (let i = conditions.length - 1; i >= 0; i--) {
     const c = conditions[i]!;
     const binds = c.kind === "match" || c.kind === "for" || c.kind === "if-let" || c.kind === "while-let" || c.kind === "let-else" ? boundNames(c.pattern ?? "") : [];
@@ -95,17 +114,8 @@ function paramsBehind(fn: FunctionFact, conditions: readonly Condition[], names:
     for (const b of binds) pending.delete(b);
     for (const r of readNames(c.kind === "match" ? (c.scrutinee ?? "") : (c.value ?? ""))) pending.add(r);
   }
+  follow(fn.lets);
   const found = new Set<string>();
-  for (let i = fn.lets.length - 1; i >= 0; i--) {
-    const stmt = fn.lets[i]!;
-    const eq = stmt.indexOf("=");
-    if (eq < 0) continue;
-    const binds = boundNames(stmt.slice(3, eq).replace(/:[^=]*$/, ""));
-    // Note: a value a call with effects gives (a channel's answer, a read) is the world's, not the caller's.
-    if (!binds.some((b) => pending.has(b)) || mayHaveEffects(stmt.slice(eq + 1))) continue;
-    for (const b of binds) pending.delete(b);
-    for (const r of readNames(stmt.slice(eq + 1).replace(/;\s*$/, ""))) pending.add(r);
-  }
   for (const n of [...names, ...pending]) if (params.includes(n)) found.add(n);
   return params.filter((p) => found.has(p));
 }
@@ -168,12 +178,13 @@ export function frameOf(kind: SiteKind, message: string, facts: SiteFacts): Fram
   const deciding = kind.includes("assert") && last?.kind === "assert" ? [last] : branches.filter((c) => c.kind !== "expect");
   const sources = deciding.map(conditionSource).join(" ");
   const reads = readNames(sources);
-  const params = fn === undefined ? [] : paramsBehind(fn, facts.conditions, reads);
+  const params = fn === undefined ? [] : paramsBehind(fn, facts, reads);
+  const throughEffects = fn === undefined ? [] : paramsBehind(fn, facts, reads, true).filter((p) => !params.includes(p));
   const configFields = configFieldsOf(sources, fn);
   const declared = new Set([...genericNames(fn?.generics ?? null), ...genericNames(fn?.implGenerics ?? null)]);
   const generics = [...new Set([...typeNames(sources), ...lex(sources).filter((t) => t.kind === "ident").map((t) => t.text)])].filter((n) => declared.has(n) && !n.startsWith("'")).sort();
   const effects = mayHaveEffects(sources);
-  const of = (frame: Frame): Framing => ({ frame, params, generics, configFields, deciding, effects });
+  const of = (frame: Frame): Framing => ({ frame, params, throughEffects, generics, configFields, deciding, effects });
   if (kind === "expect" || kind === "expect-err") return of("error");
   if (facts.macro !== null) return of("expansion");
   if (kind === "todo") return of("missing");
@@ -187,11 +198,13 @@ export function frameOf(kind: SiteKind, message: string, facts: SiteFacts): Fram
   const rejectsRest = kind === "panic" && readsInput && last?.kind === "match" && isCatchAll(last.pattern ?? "") && (last.earlierArms ?? []).length > 0;
   if ((kind === "unimplemented" || (kind === "panic" && !rejectsRest)) && (message.trim() === "" ? kind === "unimplemented" : saysMissing(message))) return of("missing");
   // Note: in a binary, what a function checks comes from the program's own input (its command line, its files), which its user gives.
-  if (readsInput) return of(reachedByUsers(facts) || (facts as RecordFacts).crateKind === "bin" ? "input" : "internal");
+  if (readsInput && (facts as RecordFacts).crateKind === "bin") return of("input");
+  if (readsInput) return of(!reachedByUsers(facts) ? "internal" : fn === undefined || calledByUsers(fn, facts as RecordFacts) ? "input" : "relayed");
   if (kind === "wrapper-call" || kind === "declared-call") return of("callee");
   if (deciding.length === 0) return of(kind === "unimplemented" ? "missing" : "always");
   if (kind.includes("assert")) return of("invariant");
   // Note: a condition that calls with effects (`block_on(rx)`, `recv()`) tests what the world answered, not the receiver's state.
   // Note: `self` passed to another function (`try_set_current(&self.inner)`) is that function's input: its answer is no state of the value alone.
-  return of(reads.includes("self") && fn?.receiver != null && !effects && !passesSelf(sources) ? "state" : "path");
+  if (!(reads.includes("self") && fn?.receiver != null && !effects && !passesSelf(sources))) return of("path");
+  return of(calledByUsers(fn!, facts as RecordFacts) || !reachedByUsers(facts) ? "state" : "relayed");
 }

@@ -4,7 +4,7 @@
  * envelope. Pure: envelopes and sites in, new envelopes out. `analyzeStage` (stage.ts) wires it
  * with the optional language model and the carried-over times.
  */
-import { recordMessage, sameContent } from "../build.js";
+import { recordKey, recordMessage, sameContent } from "../build.js";
 import type { Envelope, OtherSite, RecordFacts } from "../schema-types.generated.js";
 import type { Site } from "../types.js";
 import type { WorkspaceLayout } from "../workspace/modules.js";
@@ -73,11 +73,19 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
     if (!siteAt.has(key)) siteAt.set(key, s);
   }
   const siteOf = (e: Envelope, o: Envelope["occurrences"][number]) => siteAt.get(`${o.filePath}\0${o.lineNumber}\0${o.kind}\0${e.record.errorMessage}`);
+  // Note: a record's other sites may write its message with other holes (`{a}` where the first has `{b:?}`): one is found by its place and its record's key.
+  const sitesAt = new Map<string, Site[]>();
+  for (const s of input.sites) push(sitesAt, `${s.path}\0${s.line}\0${s.kind}`, s);
+  const otherSiteOf = (e: Envelope, o: Envelope["occurrences"][number]) => {
+    const first = siteOf(e, e.occurrences[0]!);
+    const key = first === undefined ? null : recordKey(first);
+    return siteOf(e, o) ?? (key === null ? undefined : sitesAt.get(`${o.filePath}\0${o.lineNumber}\0${o.kind}`)?.find((s) => recordKey(s) === key));
+  };
   const factsOf = input.envelopes.map((e) => readFacts(layout, e.occurrences[0]!.filePath, siteOf(e, e.occurrences[0]!)?.facts ?? EMPTY_FACTS));
   /** A record's other sites: place and owner, and the path condition of those whose facts were read. */
   const otherSites = (e: Envelope): OtherSite[] =>
     e.occurrences.slice(1).map((o) => {
-      const site = siteOf(e, o);
+      const site = otherSiteOf(e, o);
       const conditions = site?.facts?.conditions;
       return { kind: o.kind, path: o.filePath, line: o.lineNumber, owner: site?.owner ?? "", ...(conditions === undefined ? {} : { conditions }) };
     });

@@ -89,7 +89,7 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
     const names = new Set(documented.map((n) => n.fn?.name ?? ""));
     const best = linked[i]!.filter((l) => l.test.fn.body !== undefined && [...names].some((name) => name !== "" && new RegExp(`\\b${name}\\s*(?:::\\s*<[^>]*>\\s*)?\\(`).test(l.test.fn.body!))).sort(byLink)[0];
     return {
-      entryPoints: entries.map((x) => ({ symbol: x.symbol, path: x.path, line: x.line, via: [...x.via], confidence: x.confidence })),
+      entryPoints: entries.map((x) => ({ symbol: x.symbol, path: x.path, line: x.line, via: [...x.via], confidence: x.confidence, ...(x.through.length === 0 ? {} : { through: [...x.through] }) })),
       docs,
       callers: index.resolvedCallers(target),
       reproductions,

@@ -233,7 +233,7 @@ const RESULT_METHODS: ReadonlySet<string> = new Set([
   "parse", "try_into", "try_from", "from_str", "from_utf8", "lock", "try_lock", "read", "write", "recv", "try_recv", "recv_timeout",
   "send", "try_send", "join", "open", "create", "read_to_string", "read_to_end", "read_dir", "metadata", "canonicalize", "write_all",
   "flush", "spawn", "output", "status", "wait", "bind", "connect", "accept", "var", "current_dir", "ok_or",
-  "ok_or_else", "map_err", "try_borrow", "try_borrow_mut", "binary_search", "binary_search_by", "binary_search_by_key", "duration_since", "elapsed", "from_str_radix",
+  "ok_or_else", "map_err", "try_borrow", "try_borrow_mut", "binary_search", "binary_search_by", "binary_search_by_key", "duration_since", "elapsed", "from_str_radix", "downcast",
 ]);
 
 /**
@@ -275,6 +275,7 @@ const STD_FAILURES: ReadonlyMap<string, string> = new Map([
   ["strip_prefix", "the text does not start with the prefix"],
   ["strip_suffix", "the text does not end with the suffix"],
   ["parse", "the text does not parse as the target type"],
+  ["downcast", "the value is not of the requested type"],
   ["try_into", "the value does not fit the target type"],
   ["try_from", "the value does not fit the target type"],
   ["from_utf8", "the bytes are not valid UTF-8"],

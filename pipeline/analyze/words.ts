@@ -41,13 +41,16 @@ export const HOW_SURE: Readonly<Record<EntryPoint["confidence"], string>> = {
   self: "",
   resolved: "each call resolved by its path, `Self`, a `use` or its file",
   path: "a path call naming a type that more than one crate defines",
+  "type-parameter": "through a type parameter: any implementation of the trait's method",
   name: "a call matched by the method's or function's name alone",
 };
 
 /** An entry point as a phrase: its name, and the path to the site's function when it is another. */
 function entryPhrase(e: EntryPoint): string {
   if (e.via.length <= 1) return code(e.symbol);
-  return `${code(e.symbol)} (${code(e.via.join(" → "))}, ${HOW_SURE[e.confidence]})`;
+  const through = (e.through ?? []).map(code);
+  const how = e.confidence === "type-parameter" && through.length > 0 ? `through a type parameter: any implementation of ${through.length === 1 ? through[0] : `${through.slice(0, -1).join(", ")} and ${through.at(-1)}`}` : HOW_SURE[e.confidence];
+  return `${code(e.symbol)} (${code(e.via.join(" → "))}, ${how})`;
 }
 
 /** `fields` with the docs' words, the entry points and the reproductions added to its prose, and an example fix from a test when one panics with the message. */

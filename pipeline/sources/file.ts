@@ -11,14 +11,16 @@ import type { Lines } from "../tree-view.js";
 import type { FileSites, MessageSource, Site, WrapperFact } from "../types.js";
 import { namesRead, substituted } from "./argument.js";
 import { FileBindings } from "./bindings.js";
+import { type ConstantRead, type ConstantReads, constantPath, fileConstants, isConstantName, slotOf } from "./constants.js";
+import { messageCalls } from "./calls.js";
 import { ownerOf, type Signature, signatureOf } from "./headers.js";
 import { wrappersOf } from "./wrappers.js";
 
-/** A rule's answer for a site, with where its message comes from when a source gave it. */
-export type SourcedMessage = RuntimeMessage & { readonly source?: MessageSource };
+/** A rule's answer for a site, with where its message comes from when a source gave it, and the constants of other files it reads. */
+export type SourcedMessage = RuntimeMessage & { readonly source?: MessageSource; readonly constantReads?: ConstantReads };
 
-/** What the sources note of a file's layout, kept with its sites (`FileSites`). */
-export type SourceFacts = Pick<FileSites, "wrappers">;
+/** What the sources note of a file, kept with its sites (`FileSites`). */
+export type SourceFacts = Pick<FileSites, "calls" | "wrappers" | "constants" | "constantsRead">;
 
 /** The sources' reading of one file being extracted (`startFile` makes one per file). */
 export class FileSources {
@@ -45,11 +47,13 @@ export class FileSources {
   describe(rule: Rule, args: readonly (readonly Token[])[], at: number): SourcedMessage {
     this.read.set(at, { rule, args });
     const described = rule.describe(args);
-    if (described.runtime !== null || described.skip === "no-message") return described;
+    // Note: a message with text of its own reads a name through only where the name fills a hole (`panic!("{MSG}: {e}")`).
+    if ((described.runtime !== null && !described.runtime.some((p) => "wild" in p)) || described.skip === "no-message") return described;
     const macro = rule.syntax === "macro";
-    const names = [...namesRead(args, macro)].filter((name) => this.bindings.mayBind(name));
-    if (names.length === 0) return described;
-    const params = this.signatureAround(at)?.params ?? [];
+    const read = namesRead(args, macro);
+    const names = [...read].filter((name) => this.bindings.mayBind(name));
+    const constants = [...read].filter(isConstantName);
+    const params = names.length > 0 || constants.length > 0 ? (this.signatureAround(at)?.params ?? []) : [];
     let replaced = args;
     const used: { name: string; value: string; at: number }[] = [];
     for (const name of names) {
@@ -59,17 +63,17 @@ export class FileSources {
       replaced = next;
       used.push({ name, ...bound! });
     }
-    if (used.length === 0) return described;
-    const through = rule.describe(replaced);
-    if (through.runtime === null) return described;
-    const first = used[0]!;
-    return { ...through, message: used.length === 1 ? first.value : through.message, source: { via: "binding", name: first.name, line: this.lines.lineOf(first.at) } };
+    const bound: SourcedMessage | null = used.length === 0 ? null : withBinding(rule.describe(replaced), used, this.lines.lineOf(used[0]!.at));
+    const elsewhere = constantsRead(replaced, constants.filter((name) => !used.some((u) => u.name === name) && !params.includes(name)), macro, rule);
+    const own = bound ?? described;
+    return elsewhere === null ? own : { ...own, constantReads: elsewhere };
   }
 
   /**
    * The wrappers the file defines: functions around a site (`found[k]`, the site of the layout's
-   * spot k, null when none) whose message reads one of their parameters. (The calls it makes with
-   * a message argument need no layout: the token pass reads them, token-pass.ts.)
+   * spot k, null when none) whose message reads one of their parameters; and the constants of
+   * other files its sites read. (Its calls and string constants need no layout: `callsOf`, in
+   * the token pass, token-pass.ts.)
    */
   facts(found: readonly (Site | null)[]): SourceFacts {
     const wrappers: WrapperFact[] = [];
@@ -89,7 +93,8 @@ export class FileSources {
       const owner = item.parent === null ? null : ownerOf(this.text, item.parent);
       wrappers.push(...wrappersOf(signature, owner, read.rule, read.args, site.line, names));
     });
-    return wrappers.length > 0 ? { wrappers } : {};
+    const read = new Set(found.flatMap((site) => (site?.constantReads?.reads ?? []).map((r) => r.path.slice(r.path.lastIndexOf(":") + 1))));
+    return { ...(wrappers.length > 0 ? { wrappers } : {}), ...(read.size > 0 ? { constantsRead: [...read].sort() } : {}) };
   }
 
   /** The signature of the function item around offset `at`, or null. */
@@ -102,4 +107,52 @@ export class FileSources {
     if (!this.signatures.has(item)) this.signatures.set(item, signatureOf(this.text, item));
     return this.signatures.get(item)!;
   }
+}
+
+/** What the sources note of a file's text alone (the token pass reads it for every file): its calls and its string constants. */
+export function callsOf(text: string): SourceFacts {
+  const calls = messageCalls(text);
+  const constants = fileConstants(text);
+  return { ...(calls.length > 0 ? { calls } : {}), ...(constants.length > 0 ? { constants } : {}) };
+}
+
+/** The rule's answer through the `let`s and `const`s of the file (`used`, the first at `line`), or null when they make no text. */
+function withBinding(through: RuntimeMessage, used: readonly { name: string; value: string }[], line: number): SourcedMessage | null {
+  if (through.runtime === null) return null;
+  const first = used[0]!;
+  return { ...through, message: readMessage(through.message, used.map((u) => u.value)), source: { via: "binding", name: first.name, line } };
+}
+
+/**
+ * The message of a site whose arguments read `values` (literals, or constants' stand-ins): the
+ * format string when it captures them all (`"{MSG}: nothing to read"` written with MSG's text),
+ * else one value's text alone (`panic!("{}", MSG)`), else the format string as written.
+ */
+function readMessage(format: string | null, values: readonly string[]): string {
+  if (format !== null && values.every((v) => format.includes(v))) return format;
+  return values.length === 1 ? values[0]! : (format ?? "");
+}
+
+/**
+ * The message `args` make with a stand-in for each constant of another file they read: a path
+ * to one (`crate::util::error::NAME`) or a constant's name the file does not bind (`names`);
+ * null when they read none, or the message has no text even so.
+ */
+function constantsRead(args: readonly (readonly Token[])[], names: readonly string[], macro: boolean, rule: Rule): ConstantReads | null {
+  const reads: ConstantRead[] = [];
+  let replaced = args.map((arg, k) => {
+    const path = constantPath(arg);
+    if (path === null) return arg;
+    // Note: the path's tokens become one name, then a literal like any other name read.
+    const name = `CONSTANT_PATH_${k}`;
+    reads.push({ path: path.path, slot: name });
+    return [...arg.slice(0, path.from), { kind: "ident", text: name, start: arg[path.from]!.start, end: arg.at(-1)!.end } as Token];
+  });
+  for (const name of names) reads.push({ path: name, slot: name });
+  if (reads.length === 0) return null;
+  const slotted = reads.map((r, k) => ({ ...r, slot: slotOf(k) }));
+  for (const [k, r] of reads.entries()) replaced = substituted(replaced, r.slot, slotted[k]!.slot, macro) ?? replaced;
+  const through = rule.describe(replaced);
+  if (through.runtime === null) return null;
+  return { reads: slotted, message: readMessage(through.message, slotted.map((r) => r.slot)), runtime: through.runtime };
 }

@@ -6,6 +6,7 @@
  * | source   | site                             | kind            | read                                     |
  * |----------|----------------------------------|-----------------|------------------------------------------|
  * | binding  | the panic (`x.expect(msg)`)      | the panic's own | at extraction, in its file (bindings.ts) |
+ * | constant | the panic (`panic!("{}", a::M)`) | the panic's own | over the tree, each run (constants.ts)   |
  * | wrapper  | a wrapper's call, at its literal | `wrapper-call`  | over the tree, each run (wrappers.ts)    |
  * | declared | a declared call, at its message  | `declared-call` | over the tree, each run (declared.ts)    |
  *
@@ -28,21 +29,27 @@ import { Lines, TreeView } from "../tree-view.js";
 import type { FileSites, MessagePart, MessageSource, Site, SiteFacts, SiteKind } from "../types.js";
 import { type ArgumentMessage, inSlots, joined, readMessageArgument } from "./argument.js";
 import { type Call, callAt, enclosingCall } from "./calls.js";
+import { ConstantIndex, filledIn } from "./constants.js";
 import { declares, declaredSources, type DeclaredSource } from "./declared.js";
 import { ownerOf } from "./headers.js";
 import { WrapperIndex } from "./wrappers.js";
 
-export { FileSources, type SourceFacts, type SourcedMessage } from "./file.js";
+export { FileSources, callsOf, type SourceFacts, type SourcedMessage } from "./file.js";
 
-/** The sources that read the whole tree: its wrappers and the config's declared calls. */
+/** The sources that read the whole tree: its wrappers, its constants and the config's declared calls. */
 export class MessageSources {
   private readonly wrappers: WrapperIndex;
   private readonly declared: readonly DeclaredSource[];
+  private readonly constants: ConstantIndex;
+  /** The names of the constants the tree's sites read from other files (the last segment of each path). */
+  private readonly constantsRead = new Set<string>();
 
-  /** `files`: every file of the tree, with the wrappers extraction noted in it (no sites needed). */
-  constructor(files: readonly Pick<FileSites, "path" | "wrappers">[], configs: readonly MessageSourceConfig[] = []) {
+  /** `files`: every file of the tree, with the wrappers and constants extraction noted in it, and the constants its sites read (no sites needed). */
+  constructor(files: readonly Pick<FileSites, "path" | "wrappers" | "constants" | "constantsRead">[], configs: readonly MessageSourceConfig[] = []) {
     this.wrappers = new WrapperIndex(files);
     this.declared = declaredSources(configs);
+    this.constants = new ConstantIndex(files);
+    for (const f of files) for (const name of f.constantsRead ?? []) this.constantsRead.add(name);
   }
 
   /** True when a call of this key (`messageCalls`) may be a source's. */
@@ -55,8 +62,8 @@ export class MessageSources {
    * wrapper, or calls a wrapper or a declared call. A file that does neither adds no source's site
    * and changes none elsewhere.
    */
-  touches(file: Pick<FileSites, "calls" | "wrappers">): boolean {
-    return (file.wrappers?.length ?? 0) > 0 || (file.calls ?? []).some((key) => this.wants(key));
+  touches(file: Pick<FileSites, "calls" | "wrappers" | "constants">): boolean {
+    return (file.wrappers?.length ?? 0) > 0 || (file.calls ?? []).some((key) => this.wants(key)) || (file.constants ?? []).some(([name]) => this.constantsRead.has(name));
   }
 
   /**
@@ -65,7 +72,8 @@ export class MessageSources {
    * holds them: then the file is not parsed); `readTexts` reads the texts of the files that call
    * a source.
    */
-  async withSites(files: readonly FileSites[], readTexts: (paths: readonly string[]) => Promise<readonly string[]>, known: KnownFacts = () => undefined, parse: ParseTree = parseTree): Promise<FileSites[]> {
+  async withSites(given: readonly FileSites[], readTexts: (paths: readonly string[]) => Promise<readonly string[]>, known: KnownFacts = () => undefined, parse: ParseTree = parseTree): Promise<FileSites[]> {
+    const files = this.constantsRead.size === 0 ? given : given.map((f) => this.withConstants(f));
     const callers = files.filter((f) => (f.calls ?? []).some((key) => this.wants(key)));
     if (callers.length === 0) return [...files];
     const texts = await readTexts(callers.map((f) => f.path));
@@ -76,6 +84,27 @@ export class MessageSources {
       const more = found.get(f.path);
       return more === undefined || more.length === 0 ? f : { ...f, sites: [...f.sites, ...more].sort((a, b) => a.line - b.line || a.column - b.column) };
     });
+  }
+
+  /**
+   * `file` with each site that reads another file's constant given the message the constant
+   * makes, when the tree tells one literal (`ConstantIndex`); other sites as they are. The
+   * stand-ins are dropped either way.
+   */
+  private withConstants(file: FileSites): FileSites {
+    if (!file.sites.some((s) => s.constantReads !== undefined)) return file;
+    const uses = file.symbols?.uses ?? [];
+    const sites = file.sites.map((site): Site => {
+      if (site.constantReads === undefined) return site;
+      const { constantReads: pending, ...rest } = site;
+      const found = pending.reads.map((r) => this.constants.resolve(r.path, file.path, uses));
+      if (found.some((f) => f === null)) return rest;
+      const filled = filledIn(pending, found.map((f) => f!.value));
+      if (filled === null) return rest;
+      const first = found[0]!;
+      return { ...rest, message: filled.message, runtime: filled.runtime, skip: null, place: null, source: { via: "constant", name: pending.reads[0]!.path, file: first.path, line: first.line } };
+    });
+    return { ...file, sites };
   }
 
   /**
@@ -146,7 +175,7 @@ export function previousFacts(previous: ReadonlyMap<string, Envelope>, unchanged
   const byPlace = new Map<string, SiteFacts>();
   for (const e of previous.values()) {
     const o = e.occurrences[0]!;
-    if (e.facts === undefined || o.source === undefined || o.source.via === "binding" || !unchanged.has(o.filePath)) continue;
+    if (e.facts === undefined || o.source === undefined || o.source.via === "binding" || o.source.via === "constant" || !unchanged.has(o.filePath)) continue;
     const { crate: _c, module: _m, sameFunction: _s, ...facts } = e.facts;
     byPlace.set(`${o.filePath}\0${o.lineNumber}\0${o.kind}\0${e.record.errorMessage}`, facts);
   }

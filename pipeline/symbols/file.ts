@@ -53,6 +53,8 @@ export interface FunctionSymbol {
   readonly expected?: string;
   /** The lines of its body, for a `#[should_panic]` test (a reproduction's code). */
   readonly body?: string;
+  /** The type parameters in scope in its body: its own, then its `impl`'s or trait's (`B` of `impl<B: Backend>`); absent when none. Lifetimes and const parameters are left out. */
+  readonly generics?: readonly string[];
   readonly doc?: DocFact;
   readonly calls: readonly CallFact[];
 }
@@ -62,7 +64,12 @@ export interface MacroSymbol {
   readonly name: string;
   readonly line: number;
   readonly calls: readonly CallFact[];
+  /** The type aliases its body declares for a type its invocation names (`type B = $crate::backends::$Backend;`): in code an expansion holds, such a name stands for whatever type that is. Absent when none. */
+  readonly types?: readonly string[];
 }
+
+/** A type or trait the file declares outside test code: its name, whether it is plain `pub`, and the inline modules around it (as `FunctionSymbol.modules`), absent when none. */
+export type TypeSymbol = readonly [name: string, pub: boolean, modules?: readonly (readonly [name: string, pub: boolean])[]];
 
 /** What the file's symbols are. */
 export interface FileSymbols {
@@ -72,10 +79,10 @@ export interface FileSymbols {
   readonly uses: readonly (readonly [alias: string, path: string])[];
   /** The paths `pub use` re-exports (only plain `pub`), as written. */
   readonly reexports: readonly string[];
-  /** `mod` declarations at the file's top level, `[name, pub]` (plain `pub` only; test-only ones left out). */
+  /** `mod` declarations at the file's top level (or in a macro invocation there), `[name, pub]` (plain `pub` only; test-only ones left out). */
   readonly modules: readonly (readonly [name: string, pub: boolean])[];
-  /** The `struct`, `enum` and `union` types and the traits it declares outside test code, `[name, pub]` (plain `pub` only). */
-  readonly types: readonly (readonly [name: string, pub: boolean])[];
+  /** The `struct`, `enum` and `union` types and the traits it declares outside test code. */
+  readonly types: readonly TypeSymbol[];
 }
 
 /** Tokens after which `impl` or `trait` is a type (`x: impl Fn()`, `&dyn Trait`), not an item. */
@@ -83,6 +90,16 @@ const TYPE_POSITION = new Set(["::", "(", ":", "->", "&", "<", ",", "dyn", "=", 
 
 /** The lengths of the keywords the index's walk looks for (`fn`, `mod`, `use`, `impl`, `enum`, `trait`, `union`, `struct`, `macro_rules`), as bits. */
 const ITEM_WORD_LENGTHS = (1 << 2) | (1 << 3) | (1 << 4) | (1 << 5) | (1 << 6) | (1 << 11);
+
+/**
+ * True for a quasi-quoting macro's name: `quote`, `parse_quote` and their `_spanned` forms (the
+ * `quote` and `syn` crates), and the macros named after them that proc-macro crates wrap them in
+ * (`quote_block!`, `quote_expr!` of serde_derive).
+ * Note: by name: a wrapper is defined in another file, whose body the token pass of this one does not see.
+ */
+function isQuote(name: string): boolean {
+  return name === "quote" || name === "parse_quote" || name.startsWith("quote_") || name.startsWith("parse_quote_");
+}
 
 /** Item modifiers that may stand between a visibility and `fn`. */
 const MODIFIERS = new Set(["const", "async", "unsafe", "extern", "default", "safe"]);
@@ -100,6 +117,10 @@ interface Scope {
   /** What `calls` holds, for telling a new callee. */
   readonly called?: Set<CallFact>;
   readonly visibility?: string | null;
+  /** The type parameters an `impl` or a trait declares. */
+  readonly generics?: readonly string[];
+  /** A macro's type aliases (`MacroSymbol.types`). */
+  readonly types?: string[];
 }
 
 /**
@@ -115,7 +136,12 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
   const uses: [string, string][] = [];
   const reexports: string[] = [];
   const modules: [string, boolean][] = [];
-  const types: [string, boolean][] = [];
+  const types: TypeSymbol[] = [];
+  const inlineModules = () => stack.filter((s) => s.kind === "mod").map((s) => [s.name!, s.pub!] as const);
+  const typeEntry = (name: string, pub: boolean): TypeSymbol => {
+    const around = inlineModules();
+    return around.length === 0 ? [name, pub] : [name, pub, around];
+  };
   /** Each `use` alias, with the last segment of the path it names. */
   const aliases = new Map<string, string>();
   const stack: Scope[] = [];
@@ -164,6 +190,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       const ownerScope = scope?.kind === "impl" || scope?.kind === "trait" ? scope : undefined;
       const fnMacro = collector()?.kind === "macro" ? collector()!.name! : null;
       const test = inTest() || head.test;
+      const generics = [...(t[i + 2]!.text === "<" ? typeParams(t, pair, i + 2) : []), ...(ownerScope?.generics ?? [])];
       const fn: Omit<FunctionSymbol, "calls" | "endLine"> = {
         name: next.text,
         owner: ownerScope?.owner ?? null,
@@ -172,9 +199,10 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
         visibility: ownerScope?.kind === "trait" ? (ownerScope.visibility ?? null) : head.visibility,
         receiver: params >= 0 && takesSelf(t, params),
         line: lineOf(tok.start),
-        modules: stack.filter((s) => s.kind === "mod").map((s) => [s.name!, s.pub!] as const),
+        modules: inlineModules(),
         inMacro: fnMacro,
         test,
+        ...(generics.length === 0 ? {} : { generics }),
         ...(head.expected === undefined ? {} : { expected: head.expected }),
         ...(head.doc === undefined ? {} : { doc: head.doc }),
       };
@@ -197,8 +225,10 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       const head = itemHead(text, t, pair, i);
       const owner = word === "trait" ? (next?.kind === "ident" ? next.text : null) : itemName(header, "impl");
       const trait = word === "trait" ? owner : implTrait(header);
-      if (word === "trait" && owner !== null && !head.test && !inTest()) types.push([owner, head.visibility === "pub"]);
-      stack.push({ kind: word, close: pair[j]!, owner, trait, test: head.test, visibility: head.visibility });
+      if (word === "trait" && owner !== null && !head.test && !inTest()) types.push(typeEntry(owner, head.visibility === "pub"));
+      const angle = word === "impl" ? i + 1 : i + 2;
+      const generics = t[angle]?.text === "<" ? typeParams(t, pair, angle) : [];
+      stack.push({ kind: word, close: pair[j]!, owner, trait, test: head.test, visibility: head.visibility, ...(generics.length === 0 ? {} : { generics }) });
       i = j;
       continue;
     }
@@ -206,7 +236,8 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       const head = itemHead(text, t, pair, i);
       const after = t[i + 2];
       const pub = head.visibility === "pub";
-      if (stack.length === 0 && !head.test) modules.push([next.text, pub]);
+      // Note: a declaration in a macro's invocation at the file's top level (`cfg_net! { pub mod net; }`) is one of the file's.
+      if (stack.every((x) => x.kind === "block" && x.test !== true) && !head.test) modules.push([next.text, pub]);
       if (after?.text === "{") {
         stack.push({ kind: "mod", close: pair[i + 2]!, name: next.text, pub, test: head.test });
         i += 2;
@@ -214,7 +245,16 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       continue;
     }
     if ((word === "struct" || word === "enum" || word === "union") && next?.kind === "ident" && !inTest() && t[i - 1]?.text !== "::") {
-      types.push([next.text, itemHead(text, t, pair, i).visibility === "pub"]);
+      types.push(typeEntry(next.text, itemHead(text, t, pair, i).visibility === "pub"));
+      continue;
+    }
+    if (word === "type" && next?.kind === "ident" && t[i + 2]?.text === "=") {
+      const into = collector();
+      if (into?.kind === "macro") {
+        let j = i + 3;
+        while (j < n && t[j]!.text !== ";" && t[j]!.text !== "$") j = t[j]!.kind === "open" ? pair[j]! + 1 : j + 1;
+        if (t[j]?.text === "$" && !into.types!.includes(next.text)) into.types!.push(next.text);
+      }
       continue;
     }
     if (word === "use" && !inTest()) {
@@ -231,9 +271,15 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
     }
     if (word === "macro_rules" && next?.text === "!" && t[i + 2]?.kind === "ident" && t[i + 3]?.kind === "open") {
       const calls: CallFact[] = [];
-      macros.push({ name: t[i + 2]!.text, line: lineOf(tok.start), calls });
-      stack.push({ kind: "macro", close: pair[i + 3]!, name: t[i + 2]!.text, calls, called: new Set(), test: inTest() });
+      const aliases: string[] = [];
+      macros.push({ name: t[i + 2]!.text, line: lineOf(tok.start), calls, types: aliases });
+      stack.push({ kind: "macro", close: pair[i + 3]!, name: t[i + 2]!.text, calls, called: new Set(), test: inTest(), types: aliases });
       i += 3;
+      continue;
+    }
+    // Note: the tokens of a quasi-quote (`quote! { … }`) are code a proc macro writes into its user's crate: their calls run there, they are none of this function's.
+    if (next?.text === "!" && t[i + 2]?.kind === "open" && isQuote(tok.text)) {
+      i = pair[i + 2]!;
       continue;
     }
     // Calls.
@@ -255,7 +301,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
     functions.push({ ...p.fn, endLine: lineOf(text.length), calls: p.calls });
   }
   functions.sort((a, b) => a.line - b.line || a.endLine - b.endLine);
-  return { functions, macros, uses, reexports, modules, types };
+  return { functions, macros: macros.map(({ types: aliases, ...m }) => (aliases!.length === 0 ? m : { ...m, types: aliases })), uses, reexports, modules, types };
 }
 
 /** The index of each delimiter's partner (unclosed ones: the last token). */
@@ -294,6 +340,21 @@ function bodyLines(text: string, start: number, end: number): string {
   const from = text.lastIndexOf("\n", start) + 1;
   const to = text.indexOf("\n", end);
   return text.slice(from, to < 0 ? text.length : to);
+}
+
+/** The names of the type parameters of the generic parameter list opening at `open` (`<'a, B: Backend<X>, const D: usize>` → `B`). */
+function typeParams(t: readonly Token[], pair: Int32Array, open: number): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  for (let k = open; k < t.length; k++) {
+    const x = t[k]!;
+    if (x.text === "<" || x.text === "<<") depth += x.text.length;
+    else if (x.text === ">" || x.text === ">>") depth -= x.text.length;
+    else if (x.kind === "open") k = pair[k]!;
+    else if (depth === 1 && x.kind === "ident" && x.text !== "const" && (t[k - 1]!.text === "<" || t[k - 1]!.text === ",")) out.push(x.text);
+    if (depth <= 0 || x.text === "{" || x.text === ";") break;
+  }
+  return out;
 }
 
 /** Where the `(` of a generic function's parameters is (`fn f<T>(…)`), -1 when not found. */

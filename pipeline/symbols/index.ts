@@ -11,7 +11,19 @@
  *   of the same file or one its `use` names, a macro of the same file;
  * - `path`: a path call that names several definitions of that name (types of the same name in
  *   other crates);
+ * - `type-parameter`: a path call whose qualifier is a type parameter of the enclosing function,
+ *   `impl` or trait (`B::float_scatter(…)` in `impl<B: Backend> … for Autodiff<B>`), or a type
+ *   alias a macro of the package declares for a type its invocation names (`type B =
+ *   $crate::backends::$Backend;`): any implementation of a workspace trait's method of that name;
+ *   and a path call of a trait's method (`Self::f(…)` in the trait's default methods,
+ *   `Trait::f(…)`), which reaches the trait's item and any implementation of it;
  * - `name`: a method call or a plain call matched by name alone.
+ *
+ * Types and traits are told apart by where they are declared: the one a name means in a file is
+ * the one that file declares, else the one its `use` names (its package, then the module its path
+ * leads into), else the one of the file's package, else any of that name. The first two are sure;
+ * the others are the best the syntax shows, and where several stand alike a call links to all of
+ * them (`path`) and a type is taken as reachable when any of them is.
  * Note: a method name defined more than `MAX_NAMESAKES` times (`new`, `len`) links nothing: a
  *   match by name among so many says nothing; nor does a method call by a name the standard
  *   library's common types define (`STD_METHODS`), which is most often theirs.
@@ -23,7 +35,7 @@ import type { CallFact, DocFact, FileSymbols, FunctionSymbol } from "./file.js";
 import { type PanicTest, panicTests } from "./tests.js";
 
 /** How sure a link (or a path's weakest link) is; `self` for a function that is its own entry point. */
-export type Confidence = "self" | "resolved" | "path" | "name";
+export type Confidence = "self" | "resolved" | "path" | "type-parameter" | "name";
 
 /** Where a file's module stands, as the workspace's layout names it. */
 export interface ModuleOf {
@@ -49,7 +61,10 @@ export interface SymbolNode {
   /** Null for a macro. */
   readonly fn: FunctionSymbol | null;
   readonly test: boolean;
-  /** A user can call it: `pub` (or a trait's method) in a module reachable from its crate's root, outside test code. */
+  /**
+   * A user can call it, outside test code: a free function `pub` in a module reachable from its
+   * crate's root; a method `pub` (or a trait's) of a type (and trait) users can name (`Reach`).
+   */
   readonly public: boolean;
   readonly doc: DocFact | null;
 }
@@ -62,6 +77,8 @@ export interface EntryPoint {
   /** The call path, the entry point first and the site's function last (one element when they are the same). */
   readonly via: readonly string[];
   readonly confidence: Confidence;
+  /** The trait methods whose implementations the path's `type-parameter` links stand for (`FloatTensorOps::float_scatter`), in the path's order; empty when none. */
+  readonly through: readonly string[];
   readonly node: SymbolNode;
 }
 
@@ -73,12 +90,17 @@ const MAX_DEPTH = 6;
 const MAX_VISITS = 4000;
 /** Most entry points listed. */
 const MAX_ENTRY_POINTS = 5;
+/** Most implementations a call through a type parameter links to: past that, a name says too little of which runs. */
+const MAX_IMPLEMENTATIONS = 16;
 
-const RANK: Record<Confidence, number> = { self: 0, resolved: 1, path: 2, name: 3 };
+const RANK: Record<Confidence, number> = { self: 0, resolved: 1, path: 2, "type-parameter": 3, name: 4 };
 /** The confidences by rank. */
-const BY_RANK: readonly Confidence[] = ["self", "resolved", "path", "name"];
+const BY_RANK: readonly Confidence[] = ["self", "resolved", "path", "type-parameter", "name"];
 const RESOLVED = RANK.resolved;
+const TYPE_PARAMETER = RANK["type-parameter"];
 const NAME = RANK.name;
+/** The qualifier a call's key gets when it names a type parameter (`B::f` → `<>::f`): such a key resolves the same way anywhere. */
+const ANY_TYPE = "<>";
 
 /** The workspace's call graph and its questions. */
 export class SymbolIndex {
@@ -95,14 +117,19 @@ export class SymbolIndex {
     const places = new Map(files.map((f) => [f.path, layout(f.path)]));
     const moduleOf = (path: string) => places.get(path) ?? layout(path);
     const reachable = reachableModules(files, moduleOf);
+    const types = new TypeTable(files, moduleOf, reachable);
     const owned = new Map<string, number[]>();
     const free = new Map<string, number[]>();
     const methods = new Map<string, number[]>();
     const macros = new Map<string, number[]>();
-    const calls: { node: number; file: IndexedFile; owner: string | null; calls: readonly CallFact[] }[] = [];
-    // Note: a type the workspace declares only without `pub` makes its methods unreachable for users (a type it does not declare is taken as reachable).
-    const publicType = new Map<string, boolean>();
-    for (const f of files) for (const [name, pub] of f.symbols?.types ?? []) publicType.set(name, (publicType.get(name) ?? false) || pub);
+    /** The implementations of each trait's method (`Trait::f`), and the traits' own items of each method name. */
+    const implementations = new Map<string, number[]>();
+    const traitItems = new Map<string, number[]>();
+    /** The type aliases the macros of each package declare (`MacroSymbol.types`). */
+    const macroTypes = new Map<string | null, Set<string>>();
+    const calls: { node: number; file: IndexedFile; owner: string | null; calls: readonly CallFact[]; generics: readonly string[] }[] = [];
+    /** The type (or trait) declarations each method's owner may be, by node. */
+    const ownerDecls: (readonly number[] | null)[] = [];
     for (const file of files) {
       const s = file.symbols;
       if (s === undefined) continue;
@@ -112,23 +139,36 @@ export class SymbolIndex {
       for (const fn of s.functions) {
         const test = file.test || fn.test;
         const symbol = fn.owner === null ? fn.name : `${fn.owner}::${fn.name}`;
-        // Note: a trait's impl applies wherever the type and the trait are, whatever module it is written in: its methods are public when both are (a trait the workspace declares only without `pub`, such as a `pub(crate) trait`, keeps them in the crate).
-        const visible = (fn.trait !== null && fn.owner !== fn.trait ? publicType.get(lastSegment(fn.trait)) !== false : fn.visibility === "pub") && (fn.owner === null || fn.owner === fn.trait || publicType.get(fn.owner) !== false);
         const traitImpl = fn.trait !== null && fn.owner !== fn.trait;
-        const node: SymbolNode = { id: this.nodes.length, path: file.path, symbol, line: fn.line, endLine: fn.endLine, fn, test, public: !test && fn.inMacro === null && visible && (traitImpl || (fileReachable && fn.modules.every(([, pub]) => pub))), doc: fn.doc ?? null };
+        const owner = fn.owner === null ? null : types.meant(file, fn.owner, true);
+        // Note: a method is callable wherever its type is, whatever module its `impl` is written in; a trait's impl, wherever the type and the trait are.
+        const visible = fn.owner === null
+          ? fn.visibility === "pub" && fileReachable && fn.modules.every(([, pub]) => pub)
+          : traitImpl
+            ? types.reachable(types.meant(file, fn.trait!, false)) && types.reachable(owner!)
+            : fn.visibility === "pub" && (owner!.length > 0 ? types.reachable(owner!) : fileReachable && fn.modules.every(([, pub]) => pub));
+        const node: SymbolNode = { id: this.nodes.length, path: file.path, symbol, line: fn.line, endLine: fn.endLine, fn, test, public: !test && fn.inMacro === null && visible, doc: fn.doc ?? null };
         this.nodes.push(node);
+        ownerDecls.push(owner);
         list.push(node);
         if (fn.owner !== null) push(owned, `${fn.owner}::${fn.name}`, node.id);
         else push(free, fn.name, node.id);
         if (fn.receiver) push(methods, fn.name, node.id);
-        calls.push({ node: node.id, file, owner: fn.owner, calls: fn.calls });
+        if (!test && traitImpl) push(implementations, `${fn.trait}::${fn.name}`, node.id);
+        if (!test && fn.trait !== null && !traitImpl) push(traitItems, fn.name, node.id);
+        calls.push({ node: node.id, file, owner: fn.owner, calls: fn.calls, generics: fn.generics ?? [] });
       }
       for (const m of s.macros) {
         const node: SymbolNode = { id: this.nodes.length, path: file.path, symbol: `${m.name}!`, line: m.line, endLine: m.line, fn: null, test: file.test, public: false, doc: null };
         this.nodes.push(node);
+        ownerDecls.push(null);
         list.push(node);
         push(macros, m.name, node.id);
-        calls.push({ node: node.id, file, owner: null, calls: m.calls });
+        calls.push({ node: node.id, file, owner: null, calls: m.calls, generics: [] });
+        if (m.types !== undefined) {
+          const known = macroTypes.get(where.package) ?? macroTypes.set(where.package, new Set()).get(where.package)!;
+          for (const name of m.types) known.add(name);
+        }
       }
       this.byFile.set(file.path, list);
     }
@@ -136,8 +176,38 @@ export class SymbolIndex {
     // Note: what resolving reads of each node's file, read once per node: its package, and the last segment of its module.
     const nodePackage = this.nodes.map((n) => moduleOf(n.path).package);
     const nodeModule = this.nodes.map((n) => moduleOf(n.path).module?.split("::").at(-1));
+    /** `package\0name` of each module name of each package, inline modules too. */
+    const packageModules = new Set<string>();
+    for (const f of files) {
+      const where = moduleOf(f.path);
+      for (const m of where.module?.split("::") ?? []) packageModules.add(`${where.package}\0${m}`);
+      for (const fn of f.symbols?.functions ?? []) for (const [m] of fn.modules) packageModules.add(`${where.package}\0${m}`);
+    }
     const usesOf = new Map(files.map((f) => [f.path, new Map((f.symbols?.uses ?? []).map(([alias, path]) => [alias, path]))]));
-    const resolve = (key: string, file: IndexedFile, owner: string | null): [number[], Confidence] => {
+    const isTraitItem = (id: number) => {
+      const fn = this.nodes[id]!.fn;
+      return fn !== null && fn.trait !== null && fn.trait === fn.owner;
+    };
+    /** The implementations of a method `name` of the workspace's traits, with the traits' own items; none past `MAX_IMPLEMENTATIONS`. */
+    const anyImplementation = (name: string): number[] => {
+      const items = traitItems.get(name) ?? [];
+      const found = new Set(items);
+      let count = 0;
+      for (const item of items) {
+        for (const id of implementations.get(`${this.nodes[item]!.fn!.owner}::${name}`) ?? []) {
+          if (!found.has(id)) count++;
+          found.add(id);
+        }
+      }
+      return count > MAX_IMPLEMENTATIONS ? [] : [...found].sort((a, b) => a - b);
+    };
+    /** Of a trait's items, their implementations (the calls they stand for); none past `MAX_IMPLEMENTATIONS`, nor for another type's methods. */
+    const implementing = (key: string, ids: readonly number[]): number[] => {
+      if (!ids.every(isTraitItem)) return [];
+      const impls = implementations.get(key) ?? [];
+      return impls.length > MAX_IMPLEMENTATIONS ? [] : impls;
+    };
+    const resolve = (key: string, file: IndexedFile, owner: string | null): [number[], Confidence, number[]?] => {
       const here = (ids: readonly number[]) => ids.filter((id) => this.nodes[id]!.path === file.path);
       const filePackage = moduleOf(file.path).package;
       const samePackage = (ids: readonly number[]) => ids.filter((id) => nodePackage[id] === filePackage);
@@ -163,16 +233,23 @@ export class SymbolIndex {
       if (key.startsWith(".")) return STD_METHODS.has(key.slice(1)) ? [[], "name"] : byName(nearest(methods.get(key.slice(1)) ?? []));
       const sep = key.lastIndexOf("::");
       if (sep >= 0) {
+        const [qualifier, name] = [key.slice(0, sep), key.slice(sep + 2)];
+        if (qualifier === ANY_TYPE) return [[], "type-parameter", anyImplementation(name)];
         const all = owned.get(key) ?? [];
         if (all.length > 0) {
           const near = samePackage(all);
-          return near.length === 1 || all.length === 1 ? [near.length === 1 ? near : all, "resolved"] : [near.length > 0 ? near : all, "path"];
+          const ids = near.length === 1 || all.length === 1 ? (near.length === 1 ? near : all) : near.length > 0 ? near : all;
+          return [ids, ids.length === 1 ? "resolved" : "path", implementing(key, ids)];
         }
         // A module path (`check::f`): the free functions of that name in a module so named.
-        const [qualifier, name] = [key.slice(0, sep), key.slice(sep + 2)];
         // Note: a crate's name (`mini::attention`) names the free functions of that package, as its root re-exports them.
-        const inModule = (free.get(name) ?? []).filter((id) => nodeModule[id] === qualifier || this.nodes[id]!.fn!.modules.at(-1)?.[0] === qualifier || (nodePackage[id]?.replaceAll("-", "_") === qualifier && this.nodes[id]!.public));
-        return inModule.length === 1 ? [inModule, "resolved"] : inModule.length > 1 ? [inModule, "path"] : [[], "name"];
+        const named = (free.get(name) ?? []).filter((id) => nodeModule[id] === qualifier || this.nodes[id]!.fn!.modules.at(-1)?.[0] === qualifier || (nodePackage[id]?.replaceAll("-", "_") === qualifier && this.nodes[id]!.public));
+        // Note: a module of the caller's own package so named is the one the path names, where the function is not seen in it too (a glob re-export from a child module): not another package's.
+        const mine = samePackage(named);
+        const inModule = mine.length > 0 ? mine : packageModules.has(`${filePackage}\0${qualifier}`) ? [] : named;
+        if (inModule.length > 0) return [inModule, inModule.length === 1 ? "resolved" : "path"];
+        // Note: a name a macro of the package declares as a type alias (and no type or module of the workspace has) is taken as the alias, in the macro's expansions.
+        return macroTypes.get(filePackage)?.has(qualifier) === true ? [[], "type-parameter", anyImplementation(name)] : [[], "name"];
       }
       const all = free.get(key) ?? [];
       const local = here(all);
@@ -180,7 +257,8 @@ export class SymbolIndex {
       const used = usesOf.get(file.path)!.get(key);
       if (used !== undefined) {
         const module = used.split("::").slice(0, -1).at(-1);
-        const named = all.filter((id) => nodeModule[id] === module);
+        // Note: of the functions in modules so named, the caller's package's when it has one.
+        const named = [...nearest(all.filter((id) => nodeModule[id] === module))];
         if (named.length === 1) return [named, "resolved"];
       }
       return byName(nearest(all));
@@ -189,30 +267,53 @@ export class SymbolIndex {
     //   by file. A method call (`.f`) or a path call (`a::f`) resolves the same way anywhere in a
     //   package: those are kept by package.
     let resolvedIn: IndexedFile | null = null;
-    const resolved = new Map<string | null, Map<string, [number[], number]>>();
-    const byPackage = new Map<string | null, Map<string, [number[], number]>>();
-    const resolution = (key: string, file: IndexedFile, owner: string | null, memo: Map<string, [number[], number]>): [number[], number] => {
+    type Resolution = [ids: number[], rank: number, implementations: number[]];
+    const resolved = new Map<string | null, Map<string, Resolution>>();
+    const byPackage = new Map<string | null, Map<string, Resolution>>();
+    const resolution = (key: string, file: IndexedFile, owner: string | null, memo: Map<string, Resolution>): Resolution => {
       const known = memo.get(key);
       if (known !== undefined) return known;
-      const [ids, confidence] = resolve(key, file, owner);
-      const found: [number[], number] = [ids, RANK[confidence]];
+      const [ids, confidence, impls] = resolve(key, file, owner);
+      const found: Resolution = [ids, RANK[confidence], impls ?? []];
       memo.set(key, found);
       return found;
     };
-    for (const { node, file, owner, calls: list } of calls) {
+    /** Of the methods `ids` of types named `type`, those of the type that name means in `file` (`TypeTable.meant`); null when that keeps none or all. */
+    const ofType = (ids: readonly number[], type: string, file: IndexedFile): number[] | null => {
+      const meant = new Set(types.meant(file, type, true));
+      const kept = ids.filter((id) => ownerDecls[id]?.some((d) => meant.has(d)) === true);
+      return kept.length === 0 || kept.length === ids.length ? null : kept;
+    };
+    const link = (caller: number, callee: number, rank: number) => {
+      this.callers[callee]!.push(caller, rank);
+      this.callees[caller]!.push(callee, rank);
+    };
+    for (const { node, file, owner, calls: list, generics } of calls) {
       if (file !== resolvedIn) (resolved.clear(), (resolvedIn = file));
       const byKey = resolved.get(owner) ?? resolved.set(owner, new Map()).get(owner)!;
       const pkg = moduleOf(file.path).package;
       const inPackage = byPackage.get(pkg) ?? byPackage.set(pkg, new Map()).get(pkg)!;
       const seen = new Set<number>();
-      for (const key of list) {
+      for (const written of list) {
+        const sep = written.endsWith("!") ? -1 : written.lastIndexOf("::");
+        // Note: a type parameter shadows any type of its name.
+        const key = sep > 0 && generics.includes(written.slice(0, sep)) ? `${ANY_TYPE}${written.slice(sep)}` : written;
         const anywhere = !key.endsWith("!") && !key.startsWith("self.") && (key.startsWith(".") || key.includes("::"));
-        const [ids, rank] = resolution(key, file, owner, anywhere ? inPackage : byKey);
+        const [all, rank, impls] = resolution(key, file, owner, anywhere ? inPackage : byKey);
+        // Note: where types of the same name have the method, the one the caller's file means by the name (a `self.` call: the caller's own type).
+        const type = key !== written || key.startsWith(".") ? null : key.startsWith("self.") ? owner : sep > 0 ? key.slice(0, sep) : null;
+        const typed = type !== null && all.length > 1 && rank <= RANK.path ? ofType(all, type, file) : null;
+        const ids = typed ?? all;
+        const sure = typed !== null && typed.length === 1 ? RESOLVED : rank;
         for (const id of ids) {
           if (id === node || seen.has(id)) continue;
           seen.add(id);
-          this.callers[id]!.push(node, rank);
-          this.callees[node]!.push(id, rank);
+          link(node, id, sure);
+        }
+        for (const id of impls) {
+          if (id === node || seen.has(id)) continue;
+          seen.add(id);
+          link(node, id, TYPE_PARAMETER);
         }
       }
     }
@@ -234,22 +335,27 @@ export class SymbolIndex {
   }
 
   /**
-   * The public functions that reach `target`, the surest first (then the nearest, then by name): a
-   * search backwards along the calls, through functions that are not public, up to the first
-   * public function on each path. At most five.
+   * The public functions that reach `target`: a search backwards along the calls, through
+   * functions that are not public, up to the first public function on each path. `target` itself
+   * first when it is public, then the functions that are not a trait's methods, then a trait's
+   * (each the surest first, then the nearest, then by name). At most five.
    * Note: no link of the path is a call matched by name alone (a method called on a value whose
    *   type the syntax does not show): such a link names a function of another type too often for
    *   an entry point a page tells a user to look at.
+   * Note: a trait's method, or its implementation, is an entry point the search goes on past:
+   *   users call such methods mostly through the public functions of generic code that reach them
+   *   through a type parameter (`Tensor::scatter` → `K::scatter`), which are theirs.
    */
   entryPoints(target: SymbolNode): EntryPoint[] {
     const found: EntryPoint[] = [];
-    const back = this.search(target, this.callers, MAX_DEPTH, 0, (node) => node.public);
+    const back = this.search(target, this.callers, MAX_DEPTH, 0, true, (node) => node.public && !traitMethod(node));
     for (const id of back.ids()) {
       const node = this.nodes[id]!;
       if (!node.public) continue;
-      found.push({ symbol: node.symbol, path: node.path, line: node.line, via: back.via(id), confidence: back.confidence(id)!, node });
+      found.push({ symbol: node.symbol, path: node.path, line: node.line, via: back.via(id), confidence: back.confidence(id)!, through: back.through(id), node });
     }
-    found.sort((a, b) => RANK[a.confidence] - RANK[b.confidence] || a.via.length - b.via.length || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0) || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+    const group = (e: EntryPoint) => (e.node.id === target.id ? 0 : traitMethod(e.node) ? 2 : 1);
+    found.sort((a, b) => group(a) - group(b) || RANK[a.confidence] - RANK[b.confidence] || a.via.length - b.via.length || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0) || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
     return found.slice(0, MAX_ENTRY_POINTS);
   }
 
@@ -273,20 +379,21 @@ export class SymbolIndex {
    * of them. Test code other than `from` is not searched past.
    */
   reachedFrom(from: SymbolNode): Paths {
-    const forward = this.search(from, this.callees, MAX_DEPTH + 2, 2, () => false);
-    return { ids: () => forward.ids(), confidence: (id) => forward.confidence(id), via: (id) => forward.via(id).reverse() };
+    const forward = this.search(from, this.callees, MAX_DEPTH + 2, 2, false, () => false);
+    return { ids: () => forward.ids(), confidence: (id) => forward.confidence(id), via: (id) => forward.via(id).reverse(), through: (id) => forward.through(id).reverse() };
   }
 
   /**
    * A breadth-first search from `start` along `edges`: for each node reached, the path back to
    * `start` (the node first) and its weakest link. Nodes for which `stop` holds, and test code
-   * other than `start`, are not searched past; a path holds at most `names` links matched by name.
+   * other than `start`, are not searched past; a path holds at most `names` links matched by name,
+   * and links through a type parameter only when `typed`.
    * Note: a chain of calls matched by name alone says little; one such link on a path (a method
    *   called on a value of another type) is what most paths need.
    */
-  private search(start: SymbolNode, edges: readonly (readonly number[])[], depths: number, names: number, stop: (node: SymbolNode) => boolean): Paths {
-    // Note: a confidence is its rank here (`RANK`), 0 for `start` itself.
-    const seen = new Map<number, { back: number | null; rank: number; depth: number; names: number }>([[start.id, { back: null, rank: 0, depth: 0, names: 0 }]]);
+  private search(start: SymbolNode, edges: readonly (readonly number[])[], depths: number, names: number, typed: boolean, stop: (node: SymbolNode) => boolean): Paths {
+    // Note: a confidence is its rank here (`RANK`), 0 for `start` itself; `link` is the rank of the link to `back`.
+    const seen = new Map<number, { back: number | null; rank: number; link: number; depth: number; names: number }>([[start.id, { back: null, rank: 0, link: 0, depth: 0, names: 0 }]]);
     let frontier = [start.id];
     for (let depth = 1; depth <= depths && frontier.length > 0 && seen.size < MAX_VISITS; depth++) {
       const next: number[] = [];
@@ -299,14 +406,14 @@ export class SymbolIndex {
           const other = links[k]!;
           const link = links[k + 1]!;
           const count = used + (link === NAME ? 1 : 0);
-          if (count > names) continue;
+          if (count > names || (link === TYPE_PARAMETER && !typed)) continue;
           // The weaker of the path so far (from `start`, a resolved one) and the link.
           const rank = Math.max(here, RESOLVED, link);
           const known = seen.get(other);
           if (known === undefined) {
-            seen.set(other, { back: id, rank, depth, names: count });
+            seen.set(other, { back: id, rank, link, depth, names: count });
             next.push(other);
-          } else if (known.depth === depth && rank < known.rank) seen.set(other, { back: id, rank, depth, names: count });
+          } else if (known.depth === depth && rank < known.rank) seen.set(other, { back: id, rank, link, depth, names: count });
         }
       }
       frontier = next;
@@ -322,8 +429,25 @@ export class SymbolIndex {
         for (let at: number | null = id; at !== null && seen.has(at); at = seen.get(at)!.back) out.push(this.nodes[at]!.symbol);
         return out;
       },
+      through: (id) => {
+        const out: string[] = [];
+        for (let at: number | null = id; at !== null && seen.has(at); at = seen.get(at)!.back) {
+          const { back, link } = seen.get(at)!;
+          if (back === null || link !== TYPE_PARAMETER) continue;
+          // The trait method of the link's callee (backwards, `back`; forwards, `at`).
+          const callee = this.nodes[edges === this.callers ? back : at]!;
+          const method = callee.fn?.trait == null ? callee.symbol : `${callee.fn.trait}::${callee.fn.name}`;
+          if (!out.includes(method)) out.push(method);
+        }
+        return out;
+      },
     };
   }
+}
+
+/** True for a trait's method or a method of a trait's impl. */
+function traitMethod(node: SymbolNode): boolean {
+  return node.fn?.trait != null;
 }
 
 /** What a search reached: the nodes, the weakest link of the path to each, and the path itself. */
@@ -332,6 +456,8 @@ export interface Paths {
   /** Undefined for a node not reached. */
   confidence(id: number): Confidence | undefined;
   via(id: number): string[];
+  /** The trait methods of the path's links through a type parameter, in the path's order (`EntryPoint.through`). */
+  through(id: number): string[];
 }
 
 /** A name's definitions as a match by name, or none when there are too many. */
@@ -345,9 +471,152 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
+/** A type or trait the workspace declares outside test code. */
+interface TypeDecl {
+  readonly name: string;
+  readonly path: string;
+  readonly package: string | null;
+  /** Its module: its file's, then the inline modules around it; null when the layout does not place its file. */
+  readonly module: readonly string[] | null;
+  /** Plain `pub`, and so are the inline modules around it. */
+  readonly pub: boolean;
+}
+
+/**
+ * The types and traits of the workspace by where they are declared: which one a name means in a
+ * file (`meant`), and whether users can name it (`reachable`).
+ */
+class TypeTable {
+  private readonly decls: TypeDecl[] = [];
+  private readonly byName = new Map<string, number[]>();
+  /** The declarations of each file, by name. */
+  private readonly declared = new Map<string, Map<string, number[]>>();
+  /** What each name means in each file (`meant`), for an impl's type and for a trait. */
+  private readonly meanings = new Map<IndexedFile, [types: Map<string, readonly number[]>, traits: Map<string, readonly number[]>]>();
+  private readonly reach: (boolean | undefined)[] = [];
+  /** `package\0name` of what a reachable `pub use` names, and `package\0\0module` of the modules it names (a glob's). */
+  private readonly exported = new Set<string>();
+  /** A crate's name in paths (`burn_tensor`) to its package. */
+  private readonly crates = new Map<string, string>();
+  private readonly uses = new Map<string, ReadonlyMap<string, string>>();
+
+  constructor(files: readonly IndexedFile[], private readonly moduleOf: ModuleOf, private readonly modules: (pkg: string | null, module: string) => boolean) {
+    for (const f of files) {
+      const where = moduleOf(f.path);
+      if (where.package !== null) this.crates.set(where.package.replaceAll("-", "_"), where.package);
+      if (f.test || f.symbols === undefined) continue;
+      const fileModule = where.module === null ? null : where.module === "" ? [] : where.module.split("::");
+      for (const [name, pub, around = []] of f.symbols.types) {
+        const id = this.decls.length;
+        this.decls.push({ name, path: f.path, package: where.package, module: fileModule === null ? null : [...fileModule, ...around.map(([m]) => m)], pub: pub && around.every(([, p]) => p) });
+        push(this.byName, name, id);
+        push(this.declared.get(f.path) ?? this.declared.set(f.path, new Map()).get(f.path)!, name, id);
+      }
+    }
+    for (const f of files) {
+      const where = moduleOf(f.path);
+      if (f.test || f.symbols === undefined || f.symbols.reexports.length === 0 || where.module === null || !modules(where.package, where.module)) continue;
+      for (const r of f.symbols.reexports) {
+        const [pkg, segments] = this.target(r, where.package, where.module);
+        const last = segments.at(-1);
+        if (last === undefined) continue;
+        this.exported.add(`${pkg}\0${last}`);
+        this.exported.add(`${pkg}\0\0${last}`);
+      }
+    }
+  }
+
+  /**
+   * The declarations `name` may mean in `file`: the file's own; else the one its `use` names (in
+   * the package the path names, of those the one in the module the path leads into), none when the
+   * `use` names another crate's; else the file's package's; else any of the workspace's. `method`:
+   * for an impl's type, where a name the workspace does not declare but that extends a type the
+   * file declares (`FusedOutputExpand` of `FusedOutput`) is taken as that type's (a derive's
+   * companion type).
+   */
+  meant(file: IndexedFile, name: string, method: boolean): readonly number[] {
+    const both = this.meanings.get(file) ?? this.meanings.set(file, [new Map(), new Map()]).get(file)!;
+    const memo = both[method ? 0 : 1];
+    const known = memo.get(name);
+    if (known !== undefined) return known;
+    const found = this.lookup(file, name, method);
+    memo.set(name, found);
+    return found;
+  }
+
+  private lookup(file: IndexedFile, name: string, method: boolean): number[] {
+    const declared = this.declared.get(file.path);
+    const own = declared?.get(name);
+    if (own !== undefined) return own;
+    const all = this.byName.get(name) ?? [];
+    if (all.length === 0) {
+      if (!method) return [];
+      // Note: the longest type of the file whose name starts the name.
+      let best: number[] = [];
+      let length = 0;
+      for (const t of file.symbols?.types ?? []) {
+        if (t[0].length > length && name.startsWith(t[0])) (best = declared?.get(t[0]) ?? []), (length = t[0].length);
+      }
+      return best;
+    }
+    const where = this.moduleOf(file.path);
+    const uses = this.uses.get(file.path) ?? this.uses.set(file.path, new Map((file.symbols?.uses ?? []).map(([alias, path]) => [alias, path]))).get(file.path)!;
+    const used = uses.get(name);
+    if (used !== undefined && where.module !== null) {
+      const [pkg, segments, local] = this.target(used, where.package, where.module);
+      const named = all.filter((id) => this.decls[id]!.package === pkg && this.decls[id]!.name === segments.at(-1));
+      const prefix = segments.slice(0, -1);
+      const inModule = named.filter((id) => startsWith(this.decls[id]!.module, prefix));
+      if (inModule.length > 0) return inModule;
+      if (named.length > 0 && !local) return named;
+      if (!local) return [];
+    }
+    const near = all.filter((id) => this.decls[id]!.package === where.package);
+    return near.length > 0 ? near : all;
+  }
+
+  /** True when users can name one of `decls` (or none is declared: another crate's type): it is `pub` in a module reachable from its crate's root, or a reachable `pub use` names it or its module. */
+  reachable(decls: readonly number[]): boolean {
+    return decls.length === 0 || decls.some((id) => this.reachableDecl(id));
+  }
+
+  private reachableDecl(id: number): boolean {
+    const known = this.reach[id];
+    if (known !== undefined) return known;
+    const d = this.decls[id]!;
+    const fileModule = this.moduleOf(d.path).module;
+    const answer = d.module !== null && fileModule !== null && ((d.pub && this.modules(d.package, fileModule)) || this.exported.has(`${d.package}\0${d.name}`) || (d.pub && d.module.length > 0 && this.exported.has(`${d.package}\0\0${d.module.at(-1)}`)));
+    this.reach[id] = answer;
+    return answer;
+  }
+
+  /** The package a `use` path names and its segments from that package's root (`crate`, `self`, `super` read against `module`), and whether it starts at a name of the module's own (a child module or another crate, the syntax does not tell). */
+  private target(path: string, pkg: string | null, module: string): [pkg: string | null, segments: string[], local: boolean] {
+    const segments = path.split("::");
+    const here = module === "" ? [] : module.split("::");
+    const first = segments[0]!;
+    if (first === "crate") return [pkg, segments.slice(1), false];
+    if (first === "self" || first === "super") {
+      const base = [...here];
+      let k = 0;
+      for (; segments[k] === "self" || segments[k] === "super"; k++) if (segments[k] === "super") base.pop();
+      return [pkg, [...base, ...segments.slice(k)], false];
+    }
+    if (first === "std" || first === "core" || first === "alloc") return [null, segments, false];
+    const crate = this.crates.get(first);
+    if (crate !== undefined && crate !== pkg) return [crate, segments.slice(1), false];
+    return [pkg, [...here, ...segments], true];
+  }
+}
+
+function startsWith(module: readonly string[] | null, prefix: readonly string[]): boolean {
+  return module !== null && prefix.length <= module.length && prefix.every((m, k) => module[k] === m);
+}
+
 /**
  * Whether a module of a package is reachable from the package's root: each module on the way is
- * declared `pub mod` in its parent, or the parent re-exports from it (`pub use child::…`).
+ * declared `pub mod` in its parent, or the parent re-exports from it (`pub use child::…`), or the
+ * parent does not declare it at all.
  * Note: syntax alone: a re-export of an item names the module it comes from, which is taken as
  *   making that module's public items reachable.
  */
@@ -367,7 +636,10 @@ function reachableModules(files: readonly IndexedFile[], moduleOf: ModuleOf): (p
     const segments = module.split("::");
     const name = segments.pop()!;
     const parent = segments.join("::");
-    const opens = (parents.get(`${pkg}\0${parent}`) ?? []).some((f) => {
+    const files = parents.get(`${pkg}\0${parent}`) ?? [];
+    // Note: a module its parent does not declare at all is declared where the syntax does not show (a `macro_rules!` body that expands to the crate's modules): it is taken as reachable.
+    const undeclared = !files.some((f) => f.symbols?.modules.some(([m]) => m === name) === true);
+    const opens = undeclared || files.some((f) => {
       const s = f.symbols;
       if (s === undefined) return false;
       if (s.modules.some(([m, pub]) => m === name && pub)) return true;
@@ -402,9 +674,4 @@ export function symbolsMatter(symbols: FileSymbols | undefined): boolean {
   if (symbols === undefined) return false;
   if (symbols.macros.length > 0 || symbols.modules.length > 0 || symbols.reexports.length > 0) return true;
   return symbols.functions.some((fn) => fn.expected !== undefined || fn.calls.some((key) => !(key.endsWith("!") && STD_MACROS.has(key.slice(0, -1)))));
-}
-
-/** The name a path ends in, without generic arguments (`QTensorOps` of `ops::QTensorOps<Self>`). */
-function lastSegment(path: string): string {
-  return path.replace(/<[^]*$/, "").split("::").at(-1)!.trim();
 }

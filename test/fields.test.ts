@@ -1,0 +1,102 @@
+/**
+ * The analysis fields of hand-written facts (the shape the extract stage and the symbol index
+ * give): how a check is framed by who calls its function, and which `catch_unwind` sketches are
+ * written. Expectations are read from the facts by hand.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { analysisFields } from "../pipeline/analyze/fields.js";
+import type { EntryPoint, FunctionFact, RecordFacts } from "../pipeline/schema-types.generated.js";
+
+function fn(over: Partial<FunctionFact>): FunctionFact {
+  return { name: "f", line: 1, visibility: null, generics: null, whereClause: null, receiver: null, params: [], returnType: null, implGenerics: null, implType: null, implTrait: null, traitName: null, lets: [], unchangedParams: [], ...over };
+}
+
+function facts(function_: FunctionFact, over: Partial<RecordFacts> = {}): RecordFacts {
+  return {
+    crate: "lines", module: "read", crateDescription: null, crateKind: "lib", moduleGates: [], items: [{ kind: "fn", name: function_.name, visibility: function_.visibility, line: function_.line }],
+    function: function_, gates: [], conditions: [], macro: null, callers: [], boundInside: [], exitInPath: false, exitBeforePath: false, sameFunction: [], ...over,
+  };
+}
+
+const entry = (symbol: string, via: string[]): EntryPoint => ({ symbol, path: "src/lib.rs", line: 3, via, confidence: "resolved" });
+
+describe("a check in a function users reach only through other functions", () => {
+  // `pub(super) fn read_line_internal(output: &mut String)` with `assert!(output.is_empty())`, reached from `Lines::next_line`.
+  const internal = fn({ name: "read_line_internal", line: 10, visibility: "pub(super)", params: [{ pattern: "output", type: "&mut String" }] });
+  const check = { kind: "assert" as const, line: 12, macro: "assert", condition: "output.is_empty()" };
+
+  it("says it checks what its callers pass and that whether they pass such a value is not worked out, with no fix that presumes the user controls it", () => {
+    const f = analysisFields("assert", "assertion failed: output.is_empty()", "src/read.rs", 12, facts(internal, { conditions: [check], entryPoints: [entry("Lines::next_line", ["Lines::next_line", "read_line_internal"])] }), []);
+    assert.match(f.documentation, /`read_line_internal` checks what its callers pass: it panics when `output\.is_empty\(\)` is false, a check of the parameter `output`/);
+    assert.match(f.documentation, /Users do not call `read_line_internal` themselves/);
+    assert.match(f.documentation, /is not worked out here; that a value of the user's is passed on unchanged and is the cause is a guess, not a finding/);
+    assert.equal(f.handlingStrategy, "fix-invariant");
+    assert.ok(!f.tags.includes("precondition"), f.tags.join(", "));
+    assert.equal(f.backgroundTag, "failed-assertion");
+    assert.equal(f.validationCode, null);
+    assert.equal(f.typeGuard, null);
+    assert.equal(f.tryCatchPattern, null);
+    const advice = [...f.solutions, ...f.preventionTips].join("\n");
+    assert.doesNotMatch(advice, /give it input|Validate what you pass|make sure/i);
+    assert.match(advice, /not worked out here: if what you passed is valid by those docs, this points to a bug of `lines`/);
+    assert.match(advice, /A guess, not worked out here: if that call hands `read_line_internal` what you passed unchanged, input for which `output\.is_empty\(\)` holds avoids the panic/);
+  });
+
+  it("frames the same check as the user's input when users call the function itself", () => {
+    const pub = { ...internal, visibility: "pub" };
+    const f = analysisFields("assert", "assertion failed: output.is_empty()", "src/read.rs", 12, facts(pub, { conditions: [check], entryPoints: [entry("read_line_internal", ["read_line_internal"])] }), []);
+    assert.equal(f.handlingStrategy, "validate-input");
+    assert.match(f.triggerScenarios, /^Calling `read_line_internal\(output\)` with `output` such that `output\.is_empty\(\)` is false/);
+    assert.match(f.solutions[0]!, /^Call `read_line_internal` only with `output` such that `output\.is_empty\(\)` holds/);
+  });
+
+  it("says the same of a check of the value a method is called on, in a method users reach only through others", () => {
+    const method = fn({ name: "fmt", line: 20, receiver: "&self", implType: "OneOf" });
+    const arm = { kind: "match" as const, line: 22, scrutinee: "self.names.len()", pattern: "0", guard: null, attributes: [], earlierArms: [] };
+    const f = analysisFields("panic", "no names", "src/de.rs", 22, facts(method, { conditions: [arm], entryPoints: [entry("Error::invalid", ["Error::invalid", "OneOf::fmt"])] }), []);
+    assert.match(f.documentation, /a check of the value `OneOf::fmt` is called on \(`self`\)\. Users do not call `OneOf::fmt` themselves/);
+    assert.doesNotMatch(f.solutions.join("\n"), /call it only on values/);
+    assert.deepEqual(f.preventionTips, ["Read the docs of the public functions you call for the input they accept."]);
+  });
+});
+
+describe("catch_unwind sketches", () => {
+  const expect = (receiver: string) => ({ kind: "expect" as const, line: 5, method: "expect", receiver });
+
+  it("are written for a call a user can write", () => {
+    const port = fn({ name: "port", visibility: "pub", params: [{ pattern: "text", type: "&str" }], returnType: "u16" });
+    const f = analysisFields("expect", "the port should be a number", "src/lib.rs", 5, facts(port, { conditions: [expect("text.parse()")] }), []);
+    assert.match(f.tryCatchPattern ?? "", /catch_unwind\(std::panic::AssertUnwindSafe\(\|\| port\(text\)\)\)/);
+  });
+
+  it("are left out when the return type is one of the function's type parameters (rustc cannot infer it: E0283)", () => {
+    const downcast = fn({ name: "downcast", visibility: "pub", generics: "<T: Clone + 'static>", receiver: "&self", returnType: "T", implType: "DynState" });
+    const f = analysisFields("expect", "the state should match", "src/lib.rs", 5, facts(downcast, { conditions: [expect("self.state.downcast::<T>()")] }), []);
+    assert.equal(f.tryCatchPattern, null);
+    // A type parameter an argument's type names is inferred from it.
+    const random = fn({ name: "random", visibility: "pub", generics: "<R: Runtime>", params: [{ pattern: "device", type: "&R::Device" }], returnType: "Tensor<R>" });
+    assert.match(analysisFields("expect", "no device", "src/lib.rs", 5, facts(random, { conditions: [expect("device.client()")] }), []).tryCatchPattern ?? "", /\|\| random\(device\)\)/);
+    // A lifetime is inferred too.
+    const iter = fn({ name: "iter", visibility: "pub", generics: "<'a>", receiver: "&'a self", returnType: "Box<dyn Iterator<Item = u8> + 'a>", implType: "Loader" });
+    assert.match(analysisFields("expect", "no items", "src/lib.rs", 5, facts(iter, { conditions: [expect("self.items.first()")] }), []).tryCatchPattern ?? "", /\|\| value\.iter\(\)\)/);
+  });
+
+  it("are left out when the call would name the impl's generic parameters or take `self` as a parameter", () => {
+    const consume = fn({ name: "consume", params: [{ pattern: "self", type: "Pin<&mut Self>" }, { pattern: "amt", type: "usize" }], implGenerics: "<S, B>", implType: "StreamReader<S, B>", implTrait: "AsyncBufRead" });
+    const f = analysisFields("expect", "No chunk present", "src/lib.rs", 5, facts(consume, { conditions: [expect("self.project().chunk.as_mut()")] }), []);
+    assert.equal(f.tryCatchPattern, null);
+    const generic = fn({ name: "read", visibility: "pub", params: [{ pattern: "n", type: "usize" }], implGenerics: "<S>", implType: "Reader<S>" });
+    assert.equal(analysisFields("expect", "no data", "src/lib.rs", 5, facts(generic, { conditions: [expect("self.buf.get(n)")] }), []).tryCatchPattern, null);
+  });
+});
+
+describe("what an `.expect` receiver is", () => {
+  const expect = (receiver: string) => ({ kind: "expect" as const, line: 5, method: "expect", receiver });
+  const init = fn({ name: "initialized", visibility: "pub", params: [{ pattern: "value", type: "T" }] });
+
+  it("is settled by `.ok()`, and said as a guess from a std method's name alone", () => {
+    assert.match(analysisFields("expect", "cell was just created", "src/lib.rs", 5, facts(init, { conditions: [expect("cell.set(value).ok()")] }), []).triggerScenarios, /`cell\.set\(value\)\.ok\(\)` holds no value \(None\)\./);
+    assert.match(analysisFields("expect", "no entry", "src/lib.rs", 5, facts(init, { conditions: [expect("map.get(&value)")] }), []).triggerScenarios, /holds no value \(None\) \(a guess from the name `get` alone: std's gives an Option\)/);
+  });
+});

@@ -1,0 +1,206 @@
+/**
+ * The symbol index on small workspaces written for it, file by file: which methods are public when
+ * types or traits of the same name stand in several modules, when a type's module is private but
+ * a `pub use` re-exports it, and which calls through a type parameter (or a trait's method) reach
+ * the implementations. Each workspace is a map of paths to Rust text and the place of each file;
+ * expectations by hand.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { indexFile } from "../pipeline/symbols/file.js";
+import { SymbolIndex } from "../pipeline/symbols/index.js";
+
+/** A file of a workspace: its path, its package and module, and its text (lines). */
+type Source = readonly [path: string, pkg: string, module: string, lines: readonly string[]];
+
+function indexOf(sources: readonly Source[]): SymbolIndex {
+  const places = new Map(sources.map(([path, pkg, module]) => [path, { package: pkg, module }]));
+  const files = sources.map(([path, , , lines]) => ({ path, test: false, symbols: indexFile(lines.join("\n")) }));
+  return new SymbolIndex(files, (path) => places.get(path) ?? { package: null, module: null });
+}
+
+function node(index: SymbolIndex, symbol: string, path?: string) {
+  const found = index.nodes.filter((n) => n.symbol === symbol && (path === undefined || n.path === path));
+  assert.equal(found.length, 1, `one ${symbol}${path === undefined ? "" : ` in ${path}`}`);
+  return found[0]!;
+}
+
+function entries(index: SymbolIndex, symbol: string, path?: string) {
+  return index.entryPoints(node(index, symbol, path)).map((e) => [e.symbol, e.via.join(" → "), e.confidence, e.through.join(", ")]);
+}
+
+describe("the symbol index: public types and traits", () => {
+  // A crate with a public `Numeric` and a `pub(crate)` one; `Int` is declared in a private module and re-exported by another.
+  const crate: Source[] = [
+    ["t/src/lib.rs", "t", "", ["mod bridge;", "pub mod api;", "pub(crate) mod engine;"]],
+    ["t/src/bridge/mod.rs", "t", "bridge", ["pub mod kind;", "mod numeric;", "mod ops;"]],
+    ["t/src/bridge/kind.rs", "t", "bridge::kind", ["pub struct Int;", "pub struct Hidden;", "impl Int {", "    pub fn zero() -> Int { Int }", "}", "impl Hidden {", "    pub fn make() {}", "}"]],
+    ["t/src/bridge/numeric.rs", "t", "bridge::numeric", ["pub(crate) trait Numeric {", "    fn mean(x: u32) -> u32;", "}"]],
+    ["t/src/bridge/ops.rs", "t", "bridge::ops", [
+      "use crate::{bridge::Numeric, Int};",
+      "impl Numeric for Int {",
+      "    fn mean(x: u32) -> u32 { assert!(x > 0); x }",
+      "}",
+    ]],
+    ["t/src/api.rs", "t", "api", [
+      "pub use crate::bridge::kind::Int;",
+      "pub trait Numeric {",
+      "    fn total(&self) -> u32;",
+      "}",
+      "impl Numeric for Int {",
+      "    fn total(&self) -> u32 { 0 }",
+      "}",
+    ]],
+    ["t/src/engine/mod.rs", "t", "engine", ["pub mod view;"]],
+    ["t/src/engine/view.rs", "t", "engine::view", [
+      "use other::ViewOps;",
+      "#[derive(CubeType)]",
+      "pub struct Output;",
+      "impl ViewOps for OutputExpand {",
+      "    fn read(&self) { todo!() }",
+      "}",
+      "impl ViewOps for Output {",
+      "    fn write(&self) { todo!() }",
+      "}",
+    ]],
+  ];
+  const index = indexOf(crate);
+
+  it("keeps an impl of the pub(crate) trait the file's use names in the crate, though a pub trait of that name stands in another module", () => {
+    assert.equal(node(index, "Int::mean").public, false);
+    assert.equal(node(index, "Int::total").public, true, "the pub trait's impl, for a type re-exported from a private module");
+  });
+
+  it("takes a type re-exported by a reachable pub use as reachable, and one in a private module that nothing re-exports as not", () => {
+    assert.equal(node(index, "Int::zero").public, true);
+    assert.equal(node(index, "Hidden::make").public, false);
+  });
+
+  it("keeps the methods of a type in a pub(crate) module in the crate, a derive's companion type (`OutputExpand`) with them", () => {
+    assert.equal(node(index, "Output::write").public, false);
+    assert.equal(node(index, "OutputExpand::read").public, false);
+  });
+});
+
+describe("the symbol index: modules the syntax declares elsewhere", () => {
+  it("reads a module declared in a macro's invocation, and takes a module its parent does not declare as reachable", () => {
+    const index = indexOf([
+      ["m/src/lib.rs", "m", "", ["cfg_net! {", "    pub mod net;", "    mod hidden;", "}"]],
+      ["m/src/net.rs", "m", "net", ["pub fn connect() {}"]],
+      ["m/src/hidden.rs", "m", "hidden", ["pub fn secret() {}"]],
+      ["m/src/made.rs", "m", "made", ["pub fn expanded() {}"]],
+    ]);
+    assert.deepEqual([node(index, "connect").public, node(index, "secret").public, node(index, "expanded").public], [true, false, true]);
+  });
+});
+
+describe("the symbol index: calls", () => {
+  it("resolves a path call to the type the caller's file declares when other modules of the package declare one of that name", () => {
+    const index = indexOf([
+      ["d/src/lib.rs", "d", "", ["mod ser;", "mod de;", "pub fn derive_ser() { ser::expand(); }", "pub fn derive_de() { de::expand(); }"]],
+      ["d/src/ser.rs", "d", "ser", ["struct Parameters;", "impl Parameters {", "    fn new() { build(); }", "}", "pub fn expand() { Parameters::new(); }", "fn build() {}"]],
+      ["d/src/de.rs", "d", "de", ["struct Parameters;", "impl Parameters {", "    fn new() { build(); }", "}", "pub fn expand() { Parameters::new(); }", "fn build() { check(); }", "fn check() { panic!() }"]],
+    ]);
+    assert.deepEqual(entries(index, "check"), [["derive_de", "derive_de → expand → Parameters::new → build → check", "resolved", ""]]);
+    assert.deepEqual(index.resolvedCallers(node(index, "Parameters::new", "d/src/ser.rs")), ["expand"]);
+  });
+
+  it("resolves a module path and a used function to the caller's package, and a module path its package has a module for to nothing of another package's", () => {
+    const index = indexOf([
+      ["p/src/lib.rs", "p", "", ["pub mod kernel;", "pub mod grid;", "pub fn run() { kernel::gather(); }", "pub fn draw() { use crate::grid::sample; sample(); }"]],
+      ["p/src/kernel/mod.rs", "p", "kernel", ["mod imp;", "pub use imp::*;"]],
+      ["p/src/grid.rs", "p", "grid", ["pub(crate) fn sample() { panic!() }"]],
+      ["q/src/lib.rs", "q", "", ["pub mod kernel;", "pub mod grid;"]],
+      ["q/src/kernel.rs", "q", "kernel", ["pub fn gather() { panic!() }"]],
+      ["q/src/grid.rs", "q", "grid", ["pub fn sample() { panic!() }"]],
+    ]);
+    assert.deepEqual(index.resolvedCallers(node(index, "gather", "q/src/kernel.rs")), []);
+    assert.deepEqual(index.resolvedCallers(node(index, "sample", "p/src/grid.rs")), ["draw"]);
+    assert.deepEqual(index.resolvedCallers(node(index, "sample", "q/src/grid.rs")), []);
+  });
+
+  const backends: Source[] = [
+    ["b/src/lib.rs", "b", "", ["pub mod ops;", "pub mod api;", "pub mod flex;", "pub mod dispatch;"]],
+    ["b/src/ops.rs", "b", "ops", [
+      "pub trait FloatOps {",
+      "    fn scatter_add(x: u32) -> u32;",
+      "    fn scatter(x: u32, add: bool) -> u32 {",
+      "        if add { Self::scatter_add(x) } else { unimplemented!() }",
+      "    }",
+      "}",
+    ]],
+    ["b/src/flex.rs", "b", "flex", [
+      "use crate::ops::FloatOps;",
+      "pub struct Flex;",
+      "impl FloatOps for Flex {",
+      "    fn scatter_add(x: u32) -> u32 { if x > 3 { panic!(\"unsupported\") } x }",
+      "}",
+    ]],
+    ["b/src/dispatch.rs", "b", "dispatch", [
+      "use crate::ops::FloatOps;",
+      "macro_rules! on_backend {",
+      "    ($name:ident, $body:expr) => {{ type B = $crate::$name; $body }};",
+      "}",
+      "pub struct Dispatch;",
+      "impl FloatOps for Dispatch {",
+      "    fn scatter_add(x: u32) -> u32 { on_backend!(Flex, B::scatter_add(x)) }",
+      "}",
+    ]],
+    ["b/src/api.rs", "b", "api", [
+      "use crate::ops::FloatOps;",
+      "pub struct Tensor<K> { k: K }",
+      "impl<K: FloatOps> Tensor<K> {",
+      "    pub fn scatter(self, x: u32) -> u32 { K::scatter(x, true) }",
+      "}",
+      "pub fn unrelated() -> u32 { T::scatter_add(1) }",
+    ]],
+  ];
+
+  it("links a call through a type parameter, a trait's default method calling Self, and a macro's type alias to the implementations, and names the trait methods", () => {
+    const index = indexOf(backends);
+    const flex = index.entryPoints(node(index, "Flex::scatter_add"));
+    assert.deepEqual(flex.map((e) => [e.symbol, e.via.join(" → "), e.confidence, e.through.join(", ")]), [
+      ["Flex::scatter_add", "Flex::scatter_add", "self", ""],
+      ["Tensor::scatter", "Tensor::scatter → FloatOps::scatter → Flex::scatter_add", "type-parameter", "FloatOps::scatter, FloatOps::scatter_add"],
+      ["Dispatch::scatter_add", "Dispatch::scatter_add → Flex::scatter_add", "type-parameter", "FloatOps::scatter_add"],
+      ["FloatOps::scatter", "FloatOps::scatter → Flex::scatter_add", "type-parameter", "FloatOps::scatter_add"],
+    ]);
+    // A qualifier that is no type parameter, alias, type or module in scope (`T` in `unrelated`) links nothing.
+    assert.equal(index.nodes.filter((n) => n.symbol === "unrelated").length, 1);
+    assert.ok(!flex.some((e) => e.symbol === "unrelated"));
+    // Calls through a type parameter are not calls the index resolves: no caller of the record.
+    assert.deepEqual(index.resolvedCallers(node(index, "Flex::scatter_add")), []);
+  });
+
+  it("links a call through a type parameter to nothing when the workspace has more than 16 implementations of the method", () => {
+    const many: Source[] = Array.from({ length: 17 }, (_, k) => [`b/src/impl${k}.rs`, "b", `impl${k}`, ["use crate::ops::FloatOps;", `pub struct B${k};`, `impl FloatOps for B${k} {`, "    fn scatter_add(x: u32) -> u32 { x }", "}"]] as const);
+    const index = indexOf([...backends, ...many]);
+    assert.ok(!index.entryPoints(node(index, "Flex::scatter_add")).some((e) => e.symbol === "Tensor::scatter" && e.via.length === 2));
+    assert.ok(!index.entryPoints(node(index, "Flex::scatter_add")).some((e) => e.symbol === "Dispatch::scatter_add"));
+  });
+});
+
+describe("indexFile: generics and a macro's type aliases", () => {
+  it("reads the type parameters in scope of a method and the type aliases of a macro's body", () => {
+    const s = indexFile([
+      "macro_rules! m { () => { type B = $crate::X; type C = u8; }; }",
+      "impl<'a, B: Backend<X>, const D: usize> Ops for Wrapper<'a, B> {",
+      "    fn run<K, T: Into<u8>>(x: K) {}",
+      "}",
+      "fn plain() {}",
+    ].join("\n"));
+    assert.deepEqual(s.functions.map((f) => [f.name, f.generics]), [["run", ["K", "T", "B"]], ["plain", undefined]]);
+    assert.deepEqual(s.macros.map((m) => [m.name, m.types]), [["m", ["B"]]]);
+  });
+
+  it("takes no call from the tokens of a quasi-quote: they run in the crate the macro writes them into", () => {
+    const s = indexFile([
+      "fn expand(input: Input) -> TokenStream {",
+      "    let len = count(&input);",
+      "    let body = quote_block! { _serde::Serializer::serialize_tuple_struct(__serializer, #len) };",
+      "    quote! { fn f() { helper(#body) } }",
+      "}",
+    ].join("\n"));
+    assert.deepEqual(s.functions[0]!.calls, ["count"]);
+  });
+});
