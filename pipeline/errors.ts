@@ -12,7 +12,8 @@ export type ErrorCode =
   | "E_GIT" // git failed for another reason (network, permissions, corrupt repository)
   | "E_SCHEMA" // produced data failed validation: a pipeline bug, nothing is written
   | "E_IO" // the file system refused a read or write
-  | "E_LOCK"; // another run held a lock for longer than this one would wait
+  | "E_LOCK" // another run held a lock for longer than this one would wait
+  | "E_THREAD"; // a thread of the pipeline could not start or stopped
 
 /** The exit statuses of the CLI. */
 export const EXIT = {

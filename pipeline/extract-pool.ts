@@ -13,9 +13,12 @@ import { inCatalogue } from "./counts.js";
 import { PipelineError } from "./errors.js";
 import type { BlobReader, TreeEntry } from "./read.js";
 import { lineStartsOf } from "./tree-view.js";
-import { candidateHits, type ExtractOptions, type Extraction, extractFile, extractUnparsed, LIBRARY_ONLY, startFile } from "./extract.js";
+import { candidateHits, type ExtractOptions, type Extraction, extractFile, extractUnparsed, LIBRARY_ONLY, startFile, unparsedSites } from "./extract.js";
 import type { Hit } from "./layout.js";
 import type { Batch, BatchResult } from "./extract-worker.js";
+import type { FlatTree } from "./parse.js";
+import { type TreeSites, withTokenFacts } from "./token-pass.js";
+import { startTokenThread, type TokenPass } from "./token-thread.js";
 import type { FileSites, PlaceText, Site } from "./types.js";
 
 type FileInput = Batch["files"][number];
@@ -50,11 +53,13 @@ export const THREAD_HEAP: ResourceLimits = { maxOldGenerationSizeMb: 128, maxYou
 export interface ThreadSettings {
   readonly heap?: ResourceLimits;
   readonly log?: (line: string) => void;
+  /** With one thread: the token pass of the files runs there (`startTokenThread`), not on the calling thread. */
+  readonly tokens?: TokenPass;
 }
 
 /**
  * Extraction on `threads` threads: the calling thread and `threads - 1` parse threads (1: the
- * calling thread alone, no worker).
+ * calling thread alone, no parse thread; the token pass on `settings.tokens` when given).
  * Note: the calling thread extracts too, rather than only reading blobs and handing out batches:
  *   with two parse threads beside it, a 2-core machine ran three JavaScript threads, each with its
  *   own heap and compiler jobs. With one parse thread beside it, 4 and 8 times burn take the same
@@ -62,7 +67,7 @@ export interface ThreadSettings {
  *   lower (167–175 MiB against 177–187; 181–185 against 198–206).
  */
 export function startPool(threads = 1, options: ExtractOptions = LIBRARY_ONLY, settings: ThreadSettings = {}): ExtractPool {
-  if (threads <= 1) return inThread(options);
+  if (threads <= 1) return settings.tokens === undefined ? inThread(options) : withTokenThread(options, settings.tokens);
   return beside(threads - 1, options, settings.heap ?? THREAD_HEAP, settings.log ?? (() => {}));
 }
 
@@ -74,15 +79,15 @@ interface Pending {
 }
 
 /**
- * Files without candidate text are answered at once, without a parse; the others are returned.
+ * Files without candidate text are answered at once (`unparsed`), without a parse; the others are returned.
  * Note: each text is scanned once; its candidates go on to the lexer.
  */
-function triage(files: readonly FileInput[], results: FileSites[]): Pending[] {
+function triage<T>(files: readonly FileInput[], results: T[], unparsed: (file: FileInput) => T): Pending[] {
   const pending: Pending[] = [];
   files.forEach((file, i) => {
     const hits = candidateHits(file.text);
     if (hits.length > 0) pending.push({ i, file, hits });
-    else results[i] = extractUnparsed(file);
+    else results[i] = unparsed(file);
   });
   return pending;
 }
@@ -103,11 +108,11 @@ const PARSES_AHEAD = 3;
  * files (every 32 instead: about 50 ms more waiting for blobs on burn; git waits while the pipe
  * is full).
  */
-async function extractInOrder(files: readonly Pending[], options: ExtractOptions, done: (k: number, sites: FileSites) => void): Promise<void> {
+async function extractInOrder(files: readonly Pending[], options: ExtractOptions, done: (k: number, extraction: Extraction, tree: FlatTree | null) => void): Promise<void> {
   const open: { readonly k: number; readonly extraction: Extraction }[] = [];
   const settle = async () => {
     const { k, extraction } = open.shift()!;
-    done(k, extraction.finish(extraction.tree === null ? null : await extraction.tree));
+    done(k, extraction, extraction.tree === null ? null : await extraction.tree);
   };
   for (const [k, { file, hits }] of files.entries()) {
     open.push({ k, extraction: startFile(file, options, undefined, hits) });
@@ -121,16 +126,41 @@ function inThread(options: ExtractOptions): ExtractPool {
   return {
     async extract(files, progress) {
       const results: FileSites[] = new Array(files.length);
-      const pending = triage(files, results);
-      const before = files.length - pending.length;
-      await extractInOrder(pending, options, (k, sites) => {
-        results[pending[k]!.i] = sites;
-        if (k % 8 === 7) progress?.(before + k + 1);
-      });
-      progress?.(files.length);
+      await extractEach(files, options, results, extractUnparsed, (extraction, tree) => extraction.finish(tree), progress);
       return results;
     },
     close: async () => {},
+  };
+}
+
+/**
+ * Extracts `files` on the calling thread into `results` (`unparsed` for a file without candidate
+ * text, `finish` for the others, in order), saying how many are done.
+ */
+async function extractEach<T>(files: readonly FileInput[], options: ExtractOptions, results: T[], unparsed: (file: FileInput) => T, finish: (extraction: Extraction, tree: FlatTree | null) => T, progress?: (done: number) => void): Promise<void> {
+  const pending = triage(files, results, unparsed);
+  const before = files.length - pending.length;
+  await extractInOrder(pending, options, (k, extraction, tree) => {
+    results[pending[k]!.i] = finish(extraction, tree);
+    if (k % 8 === 7) progress?.(before + k + 1);
+  });
+  progress?.(files.length);
+}
+
+/**
+ * The calling thread with the token pass beside it (`tokens`): each call's texts go to the token
+ * thread first, and its answers are joined to the sites the calling thread read.
+ */
+function withTokenThread(options: ExtractOptions, tokens: TokenPass): ExtractPool {
+  return {
+    async extract(files, progress) {
+      const tickets = tokens.add(files.map((f) => f.text));
+      const read: TreeSites[] = new Array(files.length);
+      await extractEach(files, options, read, unparsedSites, (extraction, tree) => extraction.read(tree), progress);
+      const facts = await tokens.take(tickets);
+      return read.map((sites, i) => withTokenFacts(sites, facts[i]!));
+    },
+    close: () => tokens.close(),
   };
 }
 
@@ -223,7 +253,7 @@ function beside(threads: number, options: ExtractOptions, heap: ResourceLimits, 
     async extract(files, progress) {
       if (broken !== null) throw broken;
       const results: FileSites[] = new Array(files.length);
-      const pending = triage(files, results).map((p) => p.i);
+      const pending = triage(files, results, extractUnparsed).map((p) => p.i);
       let done = files.length - pending.length;
       // Largest first, so no thread is left with one big file at the end of the queue.
       pending.sort((a, b) => files[b]!.text.length - files[a]!.text.length || a - b);
@@ -277,6 +307,9 @@ export interface TreeOptions {
   readonly contextLines: number;
 }
 
+/** From how many files to extract on, the token pass has a thread of its own (`startTokenThread`). */
+export const TOKEN_THREAD_FILES = 128;
+
 /** From how many files to extract on, a tree is large (`TreeOptions.beforeLargeTree`). */
 export const LARGE_TREE_FILES = 3072;
 
@@ -328,7 +361,10 @@ export async function extractTree(
   //   1.99–2.17 s on two threads, 3.30–3.57 s against 3.61–3.77 s, and 154–162 MiB against
   //   164–170, 171–177 against 181–183 (3 runs each, in turns).
   if (misses.length >= LARGE_TREE_FILES) beforeLargeTree?.();
-  const pool = startPool(threads ?? 1, { includeTestCode: cache.includeTestCode }, { log });
+  // Note: on one thread, the token pass runs on a thread of its own beside it, from enough files
+  //   on to pay for the thread's start (with parse threads, each reads its files' token pass).
+  const tokens = (threads ?? 1) <= 1 && misses.length >= TOKEN_THREAD_FILES ? startTokenThread({ heap: THREAD_HEAP, log }) : undefined;
+  const pool = startPool(threads ?? 1, { includeTestCode: cache.includeTestCode }, { log, tokens });
   /** For each pattern, the first of its sites that took facts (in tree order) and its excerpt. */
   const firsts = new Map<string, { readonly at: number; readonly line: number; readonly key: string; readonly excerpt: Excerpt }>();
   /**

@@ -14,19 +14,20 @@
 import { callersOf, forgetIndexedWords, siteFacts } from "./analyze/facts.js";
 import { recordKey } from "./build.js";
 import { chain, type Hit, type Item, type Layout, layoutOf, ownerAt, type Spot } from "./layout.js";
-import { contextOfPath, isTestAttribute, MACRO_RULES, METHOD_RULES, type Rule, STD_PATHS, TEST_WORDS } from "./rust/index.js";
+import { contextOfPath, isTestAttribute, MACRO_RULES, METHOD_RULES, type Rule, STD_PATHS } from "./rust/index.js";
 import { isReturnedName, mayBeSite, returnedHits, returnedReader } from "./sources/returned.js";
-import { codeAt, isAsciiWord, isSpace, readDelimited, skipTrivia, splitArgs, tokenize, type Token } from "./tokens.js";
+import { isSpace, readDelimited, skipTrivia, splitArgs, type Token } from "./tokens.js";
 import { type FlatTree, type ParseTree, parseTree, type Range } from "./parse.js";
 import { parseNow } from "./parse-binding.js";
 import { Lines, namedChildSpans, TreeView, type ViewNode } from "./tree-view.js";
-import { callsOf, FileSources, type SourcedMessage } from "./sources/file.js";
-import { indexFile } from "./symbols/file.js";
+import { FileSources, type SourcedMessage } from "./sources/file.js";
+import { tokenFacts, type TreeSites, withTokenFacts } from "./token-pass.js";
 import type { FileSites, Site, SiteContext, SiteFacts } from "./types.js";
-import { EMPTY_SCAN, type ModuleScan, scanModules } from "./workspace/modules.js";
 
 /** What extraction hands the lexer pass (`layoutOf`) to tell test attributes: the table's one predicate. */
 export { isTestAttribute } from "./rust/index.js";
+/** The test-only module declarations of a file, read in the token pass (token-pass.ts). */
+export { declaredTestModules, mayDeclareTestModule, testModuleNames } from "./token-pass.js";
 
 /** Bumped whenever extraction can give other sites for the same text (it keys the cache). */
 export const EXTRACTOR_VERSION = 24;
@@ -75,11 +76,13 @@ export const LIBRARY_ONLY: ExtractOptions = { includeTestCode: false };
 
 /**
  * A file being extracted: its parse, when it needs one, runs on the thread pool meanwhile.
- * `finish` takes the tree the parse gave (null when there is none) and gives the file's sites.
+ * `finish` takes the tree the parse gave (null when there is none) and gives the file's sites;
+ * `read` gives them without the token pass (`tokenFacts`), for a caller that runs it elsewhere.
  */
 export interface Extraction {
   readonly tree: Promise<FlatTree> | null;
   finish(tree: FlatTree | null): FileSites;
+  read(tree: FlatTree | null): TreeSites;
 }
 
 /**
@@ -98,7 +101,7 @@ export async function extractFile(file: { readonly path: string; readonly blob: 
  */
 export function startFile(file: { readonly path: string; readonly blob: string; readonly text: string }, options: ExtractOptions = LIBRARY_ONLY, parse: ParseTree = parseTree, hits: readonly Hit[] = candidateHits(file.text)): Extraction {
   const text = file.text;
-  if (hits.length === 0) return { tree: null, finish: () => extractUnparsed(file) };
+  if (hits.length === 0) return { tree: null, finish: () => extractUnparsed(file), read: () => unparsedSites(file) };
   const pathContext = contextOfPath(file.path);
   const layout = layoutOf(text, hits, isTestAttribute);
   const lines = new Lines(text);
@@ -121,24 +124,21 @@ export function startFile(file: { readonly path: string; readonly blob: string; 
         }),
       );
   const tree = treeSpots === null ? parse(text) : treeSpots.size > 0 ? parse(text, rangesOf(layout, new Set([...treeSpots].flatMap((spot) => spot.item ?? [])), lines)) : null;
-  return {
-    tree,
-    finish(parsed) {
-      const view = parsed === null ? null : new TreeView(parsed, text, lines);
-      const treeContext = view === null ? pathContext : fileContextOf(view, pathContext);
-      const callers = callersIn(text, layout, treeSpots);
-      const needsFacts = oncePerMessage(options);
-      // Note: one entry per spot (null where it is no site), as the message sources read them.
-      const found = layout.spots.map((spot, k) => {
-        const toTree = treeSpots === null || treeSpots.has(spot);
-        return isReturnedName(spot.name) ? returnedWithFacts(lexed[k]!, view, toTree, needsFacts, spot, callers) : toTree ? readSite(file.path, view!, ruleOf(spot), spot, treeContext, needsFacts, callers, describe) : lexed[k]!;
-      });
-      const sites = found.filter((site) => site !== null);
-      forgetIndexedWords();
-      const tokens = tokenize(text);
-      return { path: file.path, blob: file.blob, sites, parseErrors: view?.hasError ?? false, parsed: view !== null, testModules: testModuleNames(text, tokens), ...modulesOf(text, tokens), ...sources.facts(found), symbols: indexFile(text, tokens) };
-    },
+  const read = (parsed: FlatTree | null): TreeSites => {
+    const view = parsed === null ? null : new TreeView(parsed, text, lines);
+    const treeContext = view === null ? pathContext : fileContextOf(view, pathContext);
+    const callers = callersIn(text, layout, treeSpots);
+    const needsFacts = oncePerMessage(options);
+    // Note: one entry per spot (null where it is no site), as the message sources read them.
+    const found = layout.spots.map((spot, k) => {
+      const toTree = treeSpots === null || treeSpots.has(spot);
+      return isReturnedName(spot.name) ? returnedWithFacts(lexed[k]!, view, toTree, needsFacts, spot, callers) : toTree ? readSite(file.path, view!, ruleOf(spot), spot, treeContext, needsFacts, callers, describe) : lexed[k]!;
+    });
+    const sites = found.filter((site) => site !== null);
+    forgetIndexedWords();
+    return { path: file.path, blob: file.blob, sites, parseErrors: view?.hasError ?? false, parsed: view !== null, ...sources.facts(found) };
   };
+  return { tree, read, finish: (parsed) => withTokenFacts(read(parsed), tokenFacts(text)) };
 }
 
 function ruleOf(spot: Spot): Rule {
@@ -168,16 +168,14 @@ function callersIn(text: string, layout: Layout, takes: ReadonlySet<Spot> | null
   };
 }
 
-/** What a file without candidate text yields: no sites, no parse, its test-module declarations. */
+/** What a file without candidate text yields: no sites, no parse, what its token pass reads (`tokenFacts`). */
 export function extractUnparsed(file: { readonly path: string; readonly blob: string; readonly text: string }): FileSites {
-  const tokens = tokenize(file.text);
-  return { path: file.path, blob: file.blob, sites: [], parseErrors: false, parsed: false, testModules: testModuleNames(file.text, tokens), ...modulesOf(file.text, tokens), ...callsOf(file.text), symbols: indexFile(file.text, tokens) };
+  return withTokenFacts(unparsedSites(file), tokenFacts(file.text));
 }
 
-/** The file's `mod` items and item-wrapping macros (`scanModules`, `tokens` the text's), as a field only when there are any. */
-function modulesOf(text: string, tokens: readonly Token[]): { modules?: ModuleScan } {
-  const scan = scanModules(text, tokens);
-  return scan === EMPTY_SCAN || (scan.mods.length === 0 && scan.macros.length === 0 && scan.moduleMacros === undefined && scan.invokes === undefined) ? {} : { modules: scan };
+/** A file without candidate text, without its token pass: no sites, no parse. */
+export function unparsedSites(file: { readonly path: string; readonly blob: string }): TreeSites {
+  return { path: file.path, blob: file.blob, sites: [], parseErrors: false, parsed: false };
 }
 
 /**
@@ -461,101 +459,6 @@ function hasTestAttribute(node: ViewNode): boolean {
  */
 function mayHaveTestAttribute(node: ViewNode): boolean {
   return node.view.testAttributeBetween(node.parent?.start ?? 0, node.start);
-}
-
-/**
- * Names of the modules a file declares test-only and keeps in files of their own
- * (`#[cfg(test)] mod tests;`, any attribute `isTestAttribute` accepts, other attributes and
- * `pub(…)` around it), in source order. Pure; comments and strings never count.
- * `tokens`: the text's (`tokenize`), when the caller has them.
- * Note: read with the lexer, not the tree, because files without panic candidates are never
- *   parsed; `mayDeclareTestModule` spares lexing most files.
- */
-export function testModuleNames(text: string, tokens?: readonly Token[]): string[] {
-  return mayDeclareTestModule(text) ? declaredTestModules(text, tokens) : [];
-}
-
-/** What `testModuleNames` gives, read with the lexer without asking the pre-filter first. */
-export function declaredTestModules(text: string, tokens: readonly Token[] = tokenize(text)): string[] {
-  const names: string[] = [];
-  for (let i = 0; i + 2 < tokens.length; i++) {
-    if (tokens[i]!.text !== "mod" || tokens[i + 1]!.kind !== "ident" || tokens[i + 2]!.text !== ";") continue;
-    let j = i - 1;
-    if (tokens[j]?.text === ")") {
-      const open = openerOf(tokens, j);
-      if (open > 0 && tokens[open - 1]!.text === "pub") j = open - 2; // pub(crate), pub(in path)
-    } else if (tokens[j]?.text === "pub") j -= 1;
-    let testOnlyModule = false;
-    // Walk back over the attributes `# [ … ]` that stand right before the declaration.
-    while (tokens[j]?.text === "]") {
-      const k = openerOf(tokens, j);
-      if (k <= 0 || tokens[k - 1]!.text !== "#") break;
-      if (isTestAttribute(text.slice(tokens[k - 1]!.start, tokens[j]!.end), false)) testOnlyModule = true;
-      j = k - 2;
-    }
-    if (testOnlyModule) names.push(tokens[i + 1]!.text);
-  }
-  return names;
-}
-
-/**
- * A pre-filter: false when the text cannot hold a declaration `declaredTestModules` finds, true
- * when it may (only a yes lexes the file; a test checks that it says yes wherever the lexer finds one). Such a declaration needs the word `mod`, one of the
- * table's `TEST_WORDS` (its attribute holds one), and a `mod` token with an identifier and `;`
- * after it and `]`, `pub`, or `pub(…)` before it. Between tokens the lexer skips white space,
- * comments and stray quotes: wherever a comment or a quote may stand, the answer is yes.
- */
-export function mayDeclareTestModule(text: string): boolean {
-  if (!hasWord(text, "mod") || !TEST_WORDS.some((word) => text.includes(word))) return false;
-  for (const m of text.matchAll(/\bmod\b/g)) {
-    if (identAndSemicolonAt(text, m.index + 3) && closerBefore(text, m.index - 1)) return true;
-  }
-  return false;
-}
-
-/** True when `word` (made of `\w` characters) stands in `text` as a whole word: `/\bword\b/`. */
-function hasWord(text: string, word: string): boolean {
-  for (let i = text.indexOf(word); i >= 0; i = text.indexOf(word, i + 1)) {
-    if (!isAsciiWord(codeAt(text, i - 1)) && !isAsciiWord(codeAt(text, i + word.length))) return true;
-  }
-  return false;
-}
-
-/** May an identifier token and then `;` follow from offset `i` on? */
-function identAndSemicolonAt(text: string, i: number): boolean {
-  while (isSpace(text.charCodeAt(i))) i++;
-  let c = text.charCodeAt(i);
-  if (c === 47 || c === 39 || c >= 128 || (c === 114 && text.charCodeAt(i + 1) === 35)) return true; // a comment, a quote, Unicode, r#
-  if (!isAsciiWord(c) || (c >= 48 && c <= 57)) return false;
-  do c = text.charCodeAt(++i);
-  while (isAsciiWord(c));
-  if (c >= 128) return true;
-  while (isSpace(text.charCodeAt(i))) i++;
-  c = text.charCodeAt(i);
-  return c === 59 || c === 47 || c === 39;
-}
-
-/** May the token ending at or before offset `j` be `]` or `)`, or `pub` after such a token? */
-function closerBefore(text: string, j: number): boolean {
-  for (let pub = 0; ; pub++) {
-    while (j >= 0 && isSpace(text.charCodeAt(j))) j--;
-    if (j < 0) return false;
-    const c = text.charCodeAt(j);
-    if (c === 93 || c === 41 || c === 47 || c === 39 || text.lastIndexOf("//", j) > text.lastIndexOf("\n", j)) return true;
-    if (pub > 0 || !(c === 98 && text.startsWith("pub", j - 2))) return false;
-    j -= 3;
-  }
-}
-
-/** Index of the delimiter that opens the group closed at `close`, or -1. */
-function openerOf(tokens: readonly Token[], close: number): number {
-  let depth = 0;
-  for (let k = close; k >= 0; k--) {
-    const t = tokens[k]!;
-    if (t.kind === "close") depth++;
-    else if (t.kind === "open" && --depth === 0) return k;
-  }
-  return -1;
 }
 
 /**

@@ -3,10 +3,13 @@
  * same records.jsonl bytes (the clock is pinned) and the same manifest but for the parse counts.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { startPool } from "../pipeline/extract-pool.js";
+import { PipelineError } from "../pipeline/errors.js";
+import { startPool, THREAD_HEAP, TOKEN_THREAD_FILES } from "../pipeline/extract-pool.js";
+import { tokenFacts } from "../pipeline/token-pass.js";
+import { startTokenThread, type TokenPass } from "../pipeline/token-thread.js";
 import { run } from "../pipeline/run.js";
 import type { Manifest } from "../pipeline/schema-types.generated.js";
 import { burnlikeCounts } from "./helpers/burnlike.js";
@@ -115,5 +118,98 @@ describe("parse threads with too small a heap", () => {
     assert.equal(lines.length, 2, lines.join("\n"));
     assert.match(lines[0]!, /^a parse thread ran out of its 1 MB heap; its files are extracted on the calling thread$/);
     assert.match(lines[1]!, /the calling thread extracts the rest$/);
+  });
+});
+
+/** A token thread that logs nowhere, with the parse threads' heap (or `heap`), running `script` when given. */
+function tokenThread(script?: URL, heap = THREAD_HEAP, log: (line: string) => void = () => {}): TokenPass {
+  return startTokenThread({ heap, log, ...(script === undefined ? {} : { script }) });
+}
+
+/** A worker script in a temp dir: `body` runs on each `message`. */
+function failingScript(body: string): URL {
+  const file = path.join(tempDir("error-catalog-token-script-"), "worker.mjs");
+  writeFileSync(file, `import { parentPort } from "node:worker_threads";\nparentPort.on("message", (message) => { ${body} });\n`);
+  return new URL(`file://${file}`);
+}
+
+describe("the token pass on a thread of its own", () => {
+  it("gives each file the sites and the token pass of the calling thread alone, field for field, over calls that overlap", async () => {
+    // Note: 8 copies are 136 files: each call's first chunks go to the thread at once, and the
+    //   calling thread reads the texts the thread was not sent when it joins them.
+    const files = extractFixture(8);
+    const alone = startPool(1);
+    const expected = await alone.extract(files);
+    await alone.close();
+    const half = files.length >> 1;
+    const pool = startPool(1, undefined, { tokens: tokenThread() });
+    const got = (await Promise.all([pool.extract(files.slice(0, half)), pool.extract(files.slice(half))])).flat();
+    await pool.close();
+    assert.deepEqual(got, expected);
+    // The cache writes each result as JSON: the same fields in the same order.
+    assert.deepEqual(got.map((r) => JSON.stringify(r)), expected.map((r) => JSON.stringify(r)));
+    assert.ok(expected.some((r) => r.symbols!.functions.length > 0) && expected.some((r) => !r.parsed) && expected.some((r) => r.parsed));
+  });
+
+  it("answers texts the thread reads with what the calling thread reads of them", async () => {
+    const texts = extractFixture().map((f) => f.text);
+    const tokens = tokenThread();
+    // Note: the thread is sent its first chunks when they are added; waiting lets it answer them.
+    const tickets = tokens.add(texts);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const got = await tokens.take(tickets);
+    await tokens.close();
+    assert.deepEqual(got, texts.map(tokenFacts));
+    assert.deepEqual(tokenFacts("#[cfg(test)]\nmod tests;\npub fn f() { g(\"x\") }\n").testModules, ["tests"]);
+  });
+
+  it("rejects with E_THREAD, without a hang, when the thread throws, stops or cannot start", async () => {
+    const texts = extractFixture().map((f) => f.text);
+    // Note: the second claims every text and stops later, while the calling thread waits for its answers.
+    const scripts = [failingScript(`throw new Error("broken on purpose");`), failingScript("message.claims.fill(1); setTimeout(() => process.exit(7), 600);"), new URL(`file://${path.join(tempDir(), "missing.mjs")}`)];
+    const messages = [/the token thread of extraction failed: broken on purpose/, /the token thread of extraction stopped \(exit code 7\)/, /the token thread of extraction failed: /];
+    for (const [k, script] of scripts.entries()) {
+      const tokens = tokenThread(script);
+      const tickets = tokens.add(texts);
+      // Note: the calling thread reads unclaimed texts itself: the failure is known by then.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await assert.rejects(tokens.take(tickets), (e: unknown) => e instanceof PipelineError && e.code === "E_THREAD" && messages[k]!.test(e.message));
+      // A later call fails the same way.
+      await assert.rejects(tokens.take(tokens.add(texts.slice(0, 1))), (e: unknown) => e instanceof PipelineError && e.code === "E_THREAD");
+      await tokens.close();
+    }
+  });
+
+  it("out of its heap, leaves its texts to the calling thread, which gives the same, and says so", async () => {
+    const texts = extractFixture().map((f) => f.text);
+    const lines: string[] = [];
+    const tokens = tokenThread(undefined, { maxOldGenerationSizeMb: 1, maxYoungGenerationSizeMb: 1 }, (line) => lines.push(line));
+    const tickets = tokens.add(texts);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const got = await tokens.take(tickets);
+    await tokens.close();
+    assert.deepEqual(got, texts.map(tokenFacts));
+    assert.deepEqual(lines, ["the token thread ran out of its 1 MB heap; the calling thread reads the rest"]);
+  });
+
+  it("makes the same dataset and extraction cache as parse threads, which read the token pass themselves", async () => {
+    const tree = tempDir("error-catalog-token-tree-");
+    const dir = fixture("extract");
+    const names = readdirSync(dir).filter((f) => f.endsWith(".rs"));
+    const copies = Math.ceil(TOKEN_THREAD_FILES / names.length);
+    for (let k = 0; k < copies; k++) {
+      mkdirSync(path.join(tree, `crates/demo${k}/src`), { recursive: true });
+      for (const name of names) copyFileSync(path.join(dir, name), path.join(tree, `crates/demo${k}/src`, name));
+    }
+    const repo = makeRepo([tree]);
+    const one = await dataset(repo.dir, repo.shas[0]!, 1);
+    const two = await dataset(repo.dir, repo.shas[0]!, 2);
+    assert.ok(one.manifest.counts.filesRead >= TOKEN_THREAD_FILES);
+    assert.equal(one.records, two.records);
+    const cacheOf = (config: string) => {
+      const cache = path.join(path.dirname(config), "cache", "extract");
+      return readdirSync(cache).map((f) => readFileSync(path.join(cache, f), "utf8"));
+    };
+    assert.deepEqual(cacheOf(one.config), cacheOf(two.config));
   });
 });

@@ -70,9 +70,10 @@ export class FileSources {
   }
 
   /**
-   * The calls the file makes with a message argument, and the wrappers it defines: functions
-   * around a site (`found[k]`, the site of the layout's spot k, null when none) whose message
-   * reads one of their parameters.
+   * The wrappers the file defines: functions around a site (`found[k]`, the site of the layout's
+   * spot k, null when none) whose message reads one of their parameters; and the constants of
+   * other files its sites read. (Its calls and string constants need no layout: `callsOf`, in
+   * the token pass, token-pass.ts.)
    */
   facts(found: readonly (Site | null)[]): SourceFacts {
     const wrappers: WrapperFact[] = [];
@@ -93,7 +94,7 @@ export class FileSources {
       wrappers.push(...wrappersOf(signature, owner, read.rule, read.args, site.line, names));
     });
     const read = new Set(found.flatMap((site) => (site?.constantReads?.reads ?? []).map((r) => r.path.slice(r.path.lastIndexOf(":") + 1))));
-    return { ...callsOf(this.text), ...(wrappers.length > 0 ? { wrappers } : {}), ...(read.size > 0 ? { constantsRead: [...read].sort() } : {}) };
+    return { ...(wrappers.length > 0 ? { wrappers } : {}), ...(read.size > 0 ? { constantsRead: [...read].sort() } : {}) };
   }
 
   /** The signature of the function item around offset `at`, or null. */
@@ -108,7 +109,7 @@ export class FileSources {
   }
 }
 
-/** What the sources note of a file extraction did not lay out (it has no panic candidates): its calls and its string constants. */
+/** What the sources note of a file's text alone (the token pass reads it for every file): its calls and its string constants. */
 export function callsOf(text: string): SourceFacts {
   const calls = messageCalls(text);
   const constants = fileConstants(text);
