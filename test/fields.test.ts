@@ -126,3 +126,31 @@ describe("what an `.expect` receiver is", () => {
     assert.match(analysisFields("expect", "no entry", "src/lib.rs", 5, facts(init, { conditions: [expect("map.get(&value)")] }), []).triggerScenarios, /holds no value \(None\) \(a guess from the name `get` alone: std's gives an Option\)/);
   });
 });
+
+describe("an assertion of values fixed when the crate is compiled", () => {
+  // `const MAX_LEN: usize = 39; debug_assert_eq!(MAX_LEN, "1001:1002:1003:1004:1005:1006:1007:1008".len());` in `fn serialize`.
+  const serialize = fn({ name: "serialize", line: 30, params: [{ pattern: "serializer", type: "S" }], unchangedParams: ["serializer"] });
+  const check = { kind: "assert" as const, line: 33, macro: "debug_assert_eq", left: "MAX_LEN", right: '"1001:1002:1003:1004:1005:1006:1007:1008".len()' };
+
+  it("says no caller decides it, with no advice about callers or versions", () => {
+    const f = analysisFields("debug-assert-eq", "assertion `left == right` failed", "src/ser.rs", 33, facts(serialize, { conditions: [check] }), []);
+    assert.match(f.documentation, /The check reads no variable, parameter or type parameter: both sides are fixed when the crate is compiled/);
+    assert.equal(f.solutions.length, 1);
+    assert.match(f.solutions[0]!, /^Nothing a caller passes decides it/);
+    assert.doesNotMatch([...f.solutions, ...f.preventionTips].join("\n"), /caller or earlier step|versions of the crates/);
+  });
+
+  it("is not said of an assertion that reads a variable or a const generic", () => {
+    const local = analysisFields("debug-assert-eq", "assertion `left == right` failed", "src/ser.rs", 33, facts(serialize, { conditions: [{ ...check, left: "len" }] }), []);
+    assert.doesNotMatch(local.documentation, /fixed when the crate is compiled/);
+    const generic = analysisFields("assert-eq", "assertion `left == right` failed", "src/grid.rs", 33, facts({ ...serialize, generics: "<const D: usize, const D2: usize>" }, { conditions: [{ ...check, macro: "assert_eq", left: "D2", right: "D + 1" }] }), []);
+    assert.doesNotMatch(generic.documentation, /fixed when the crate is compiled/);
+  });
+});
+
+describe("a gate a macro's invocation fills in", () => {
+  it("is said to be the invocation's, not a build option", () => {
+    const f = analysisFields("panic", "no such variant", "src/convert.rs", 12, facts(fn({ name: "convert", line: 10 }), { gates: ["$cfg"] }), []);
+    assert.match(f.documentation, /compiled only with the predicate each invocation of the macro gives \(`\$cfg`\)/);
+  });
+});

@@ -377,6 +377,20 @@ function namesIn(src: string): string[] {
   return out;
 }
 
+/**
+ * True when code `src` reads no variable and calls nothing (a call may read state at run time),
+ * the length of a string literal aside: constants, literals and operators only.
+ */
+function fixedValues(src: string): boolean {
+  const plain = withoutLiterals(src).replace(/""\s*\.\s*len\s*\(\s*\)/g, "0");
+  return !plain.includes("(") && !plain.includes("!") && namesIn(plain).length === 0;
+}
+
+/** `src` with its string and character literals emptied (their words are no names the code reads). */
+function withoutLiterals(src: string): string {
+  return src.replace(/r(#*)"[\s\S]*?"\1|"(?:[^"\\]|\\[\s\S])*"|'(?:[^'\\]|\\[\s\S])'/g, '""');
+}
+
 /** How the carrier hands the values on, in words: which of its names become which of the check's. */
 function carrierSentence(carrier: Carrier, who: string): string {
   const handed = carrier.pairs.map(([own, theirs]) => (theirs === "self" ? `the value it is called on as ${code(own)}` : own === theirs ? code(own) : `its ${code(theirs)} as ${code(own)}`));
@@ -415,6 +429,14 @@ function placePhrase(facts: RecordFacts, path: string, line: number): string {
 }
 
 /** The sentence that says under which `#[cfg]` the site is compiled, for the place's sentence. */
+/**
+ * A record's gates in words, joined by "and": each as written, but one that holds a macro's
+ * metavariable (`#[cfg($cfg)]` in a `macro_rules!` body), which each invocation fills in.
+ */
+function gatesText(gates: readonly string[]): string {
+  return gates.map((g) => (g.includes("$") ? `the predicate each invocation of the macro gives (${code(g)})` : code(g))).join(" and ");
+}
+
 function compiledOnly(gates: string): string {
   return gates === "" ? "" : `, compiled only with ${gates}`;
 }
@@ -502,10 +524,13 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   /** A public function that hands the check every value it reads unchanged: then the check is of that function's input. */
   const carrier = framing.frame === "relayed" && fn !== undefined ? carrierOf(facts, framing.params, framing.deciding) : null;
   const strategy = carrier !== null ? "validate-input" : strategyOf(kind, framing);
+  const lastCheck = facts.conditions.at(-1);
+  /** An assertion that reads no variable, parameter or type parameter: both sides are fixed when the crate is compiled. */
+  const fixed = framing.frame === "invariant" && kind.includes("assert") && lastCheck?.kind === "assert" && framing.params.length === 0 && framing.generics.length === 0 && framing.configFields.length === 0 && fixedValues([lastCheck.condition, lastCheck.left, lastCheck.right].filter((x) => x != null).join(" "));
   const label = labelOf(kind, source);
   const who = fn === undefined ? null : code(nameOf(fn));
   const fnName = fn === undefined ? null : code(`fn ${fn.name}`);
-  const gates = facts.gates.map(code).join(" and ");
+  const gates = gatesText(facts.gates);
   const steps = facts.conditions.map(describeCondition);
   const deciding = framing.deciding.map(describeCondition);
   const inputs = inputsOf(framing, fn);
@@ -544,6 +569,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   else if (framing.frame === "internal" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers in the crate pass: it ${fails} when ${decidingText}, a check of ${inputs}. No public function of the crate is known to call it: the crate's own calls pass what it checks, and a failure means one of them passed a value ${who} does not accept.`);
   else if (framing.frame === "state" && who !== null && decidingText !== null) doc.push(`It panics when ${decidingText}: a check of the value ${who} is called on (\`self\`), as the calls before left it.`);
   else if (framing.frame === "invariant" && kind.includes("assert") && decidingText !== null && framing.throughEffects.length > 0) doc.push(`It panics when ${decidingText}. The check reads ${framing.throughEffects.length === 1 ? "the parameter" : "the parameters"} ${list(framing.throughEffects.map(code))} of ${who} only through a \`let\` whose value a call with effects gives (it changes or reads state beside its arguments): it tests what that call answered, and reads as an assumption of the code; failing it means a state the code holds impossible.`);
+  else if (fixed && decidingText !== null) doc.push(`It panics when ${decidingText}. The check reads no variable, parameter or type parameter: both sides are fixed when the crate is compiled, so it fails on every run that gets here or on none, whatever a caller passes.`);
   else if (framing.frame === "invariant" && kind.includes("assert") && decidingText !== null) doc.push(`It panics when ${decidingText}. No parameter${fn === undefined ? "" : ` of ${who}`} is seen in the check, directly or through the function's \`let\`s: it reads as an assumption of the code, and failing it means a state the code holds impossible.`);
   else if (framing.frame === "callee" && source !== undefined && kind === "declared-call") doc.push(`${code(source.name)} only carries the message: the panic comes where the code that gets its result turns it into one${steps.length > 0 ? `. The call is reached when ${cond}` : ""}.`);
   else if (framing.frame === "callee" && source !== undefined) doc.push(`${code(source.name)} decides whether to panic${steps.length > 0 ? `; the call is reached when ${cond}` : ""}.`);
@@ -598,6 +624,10 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
       tips.push(`Before relying on ${callee}, check which cases it implements.`);
       break;
     case "invariant":
+      if (fixed) {
+        solutions.push(`Nothing a caller passes decides it: if it ever fires, the values ${facts.crate === null ? "the crate" : code(facts.crate)} is compiled with disagree (the code holds that ${assertion(last!)}); report it with the build that shows it (version, features, target).`);
+        break;
+      }
       solutions.push(`This points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)} or a use of it that it does not foresee${decidingText === null ? "" : ` (the code holds that ${kind.includes("assert") ? assertion(last!) : `${decidingText} does not happen`})`}: report it with the calls that led here.`);
       solutions.push("If you own the code, find which caller or earlier step breaks that assumption and fix it there; if the state is reachable on purpose, return an error the caller can handle.");
       tips.push("Keep the versions of the crates of one workspace in step: a state one crate holds impossible may come from another's different version.");
@@ -754,7 +784,7 @@ export function inGeneric(facts: SiteFacts): boolean {
 /** The fields of a site rustc evaluates while compiling (`facts.compileTime`): a failure is the build's error E0080, never a run-time panic. */
 function compileTimeFields(kind: SiteKind, message: string, path: string, line: number, facts: RecordFacts, source: MessageSource | undefined): AnalysisFields {
   const place = placePhrase(facts, path, line);
-  const gates = facts.gates.map(code).join(" and ");
+  const gates = gatesText(facts.gates);
   const check = facts.conditions.at(-1);
   const fails = check?.kind === "assert" ? ` when ${describeCondition(check)}` : "";
   return {
@@ -776,7 +806,7 @@ function compileTimeFields(kind: SiteKind, message: string, path: string, line: 
 /** The fields of a site no build compiles (`facts.neverCompiled`): what its gates say, and that nothing reaches it. */
 function neverCompiledFields(kind: SiteKind, path: string, line: number, facts: RecordFacts, source: MessageSource | undefined): AnalysisFields {
   const place = placePhrase(facts, path, line);
-  const gates = facts.gates.map(code).join(" and ");
+  const gates = gatesText(facts.gates);
   const error = errorTypeOf(kind) === "error";
   return {
     documentation: `${labelOf(kind, source)} ${place}, under the gates ${gates}. No build compiles it: those gates cannot all hold in one build, given what each feature of the crate enables (the \`[features]\` of its \`Cargo.toml\`). A program built from this commit never ${error ? "returns this error" : "panics"} here.`,
@@ -802,7 +832,7 @@ function neverCompiledFields(kind: SiteKind, path: string, line: number, facts: 
 function returnedFields(kind: SiteKind, message: string, path: string, line: number, facts: RecordFacts, sameFunction: readonly Peer[], errorClass: string | null): AnalysisFields {
   const fn = facts.function;
   const where = itemPath(facts);
-  const gates = facts.gates.map(code).join(" and ");
+  const gates = gatesText(facts.gates);
   const steps = facts.macro === null ? facts.conditions.map(describeCondition) : [];
   const shown = errorClass === null ? "this error" : code(errorClass);
   const how = RETURNED_HOW[kind] ?? "`Err(…)`";
