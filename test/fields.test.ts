@@ -154,3 +154,22 @@ describe("a gate a macro's invocation fills in", () => {
     assert.match(f.documentation, /compiled only with the predicate each invocation of the macro gives \(`\$cfg`\)/);
   });
 });
+
+describe("a method of a trait's impl the symbol index gives no way in", () => {
+  // `impl Parse for Header { fn parse(input: &str) -> Header { assert!(!input.is_empty()); … } }` with `struct Header` not `pub`.
+  const parse = fn({ name: "parse", line: 40, implType: "Header", implTrait: "Parse", params: [{ pattern: "input", type: "&str" }], unchangedParams: ["input"] });
+  const check = { kind: "assert" as const, line: 41, macro: "assert", condition: "!input.is_empty()" };
+
+  it("is not taken as called by users when the index ran and lists none", () => {
+    const f = analysisFields("assert", "assertion failed: !input.is_empty()", "src/header.rs", 41, facts(parse, { conditions: [check], entryPoints: [] }), []);
+    assert.equal(f.handlingStrategy, "fix-invariant");
+    assert.ok(f.tags.includes("internal-check"), f.tags.join(", "));
+    assert.doesNotMatch(f.triggerScenarios, /^Calling/);
+  });
+
+  it("is taken as callable through its impl where the run has no index", () => {
+    const f = analysisFields("assert", "assertion failed: !input.is_empty()", "src/header.rs", 41, facts(parse, { conditions: [check] }), []);
+    assert.equal(f.handlingStrategy, "validate-input");
+    assert.match(f.triggerScenarios, /^Calling `<Header as Parse>::parse\(input\)`/);
+  });
+});

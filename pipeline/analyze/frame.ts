@@ -155,8 +155,19 @@ export function callable(fn: FunctionFact): boolean {
  * twice under opposite gates, a call through a function pointer).
  */
 export function reachedByUsers(facts: SiteFacts | RecordFacts): boolean {
-  const entries = (facts as RecordFacts).entryPoints ?? [];
-  return entries.length > 0 || facts.function === undefined || callable(facts.function);
+  const entries = (facts as RecordFacts).entryPoints;
+  return (entries ?? []).length > 0 || facts.function === undefined || callableUnlisted(facts.function, entries !== undefined);
+}
+
+/**
+ * Whether a function the symbol index lists no entry point for is taken as callable all the same
+ * (`indexed`: the run has an index): by its visibility (`callable`), but a method of a trait's
+ * impl only without an index. The index decides an impl's methods by where its type and trait
+ * are declared and re-exported: a type or trait users cannot name leaves none for them, and
+ * what it misses (a module declared twice under opposite gates) are free functions' ways in.
+ */
+function callableUnlisted(fn: FunctionFact, indexed: boolean): boolean {
+  return callable(fn) && !(indexed && fn.implTrait !== null && fn.visibility !== "pub");
 }
 
 /**
@@ -167,7 +178,7 @@ export function reachedByUsers(facts: SiteFacts | RecordFacts): boolean {
  */
 export function calledByUsers(fn: FunctionFact, facts: RecordFacts): boolean {
   const entries = facts.entryPoints ?? [];
-  return entries.length === 0 ? callable(fn) : entries.some((e) => e.via.length === 1);
+  return entries.length === 0 ? callableUnlisted(fn, facts.entryPoints !== undefined) : entries.some((e) => e.via.length === 1);
 }
 
 /** The frame of a panic site from its kind, message and facts. */
