@@ -173,3 +173,24 @@ describe("a method of a trait's impl the symbol index gives no way in", () => {
     assert.match(f.triggerScenarios, /^Calling `<Header as Parse>::parse\(input\)`/);
   });
 });
+
+describe("the example fix of an `.expect` in a function that returns a Result", () => {
+  // `let value = stack.pop().expect("slot is empty");` in `fn next(stack: &mut Vec<u8>) -> <returnType>`.
+  const expecting = (returnType: string) => {
+    const next = fn({ name: "next", line: 5, params: [{ pattern: "stack", type: "&mut Vec<u8>" }], returnType, unchangedParams: ["stack"] });
+    return analysisFields("expect", "slot is empty", "src/queue.rs", 6, facts(next, { conditions: [{ kind: "expect", line: 6, receiver: "stack.pop()" }] }), []).exampleFix;
+  };
+
+  it("returns the message where the error type takes a string (rustc: String, Box<dyn Error>)", () => {
+    assert.match(expecting("Result<u8, String>") ?? "", /return Err\("slot is empty"\.into\(\)\);/);
+    assert.match(expecting("Result<u8, Box<dyn std::error::Error + Send + Sync>>") ?? "", /return Err/);
+    assert.match(expecting("anyhow::Result<u8>") ?? "", /return Err/);
+  });
+
+  it("writes none where the error type does not convert from a string (rustc: E0277)", () => {
+    assert.equal(expecting("Result<u8, CheckpointerError>"), null);
+    assert.equal(expecting("std::io::Result<u8>"), null);
+    assert.equal(expecting("io::Result<u8>"), null);
+    assert.equal(expecting("fmt::Result"), null);
+  });
+});

@@ -757,13 +757,42 @@ function exampleFixOf(kind: SiteKind, message: string, framing: Framing, guards:
     return `// before\n${call};\n// after\nif !would_panic(${guardArgs}) {\n    ${call};\n}`;
   }
   const last = facts.conditions.at(-1);
-  if (kind !== "expect" || last?.kind !== "expect" || last.receiver === undefined || !/^(?:std::result::|core::result::)?Result\b|(?:io|anyhow|syn|fmt)::Result\b/.test(fn.returnType ?? "")) return null;
+  if (kind !== "expect" || last?.kind !== "expect" || last.receiver === undefined || !takesText(fn.returnType)) return null;
   const recv = last.receiver.replace(/\s+/g, " ").trim();
   const literal = rustString(message);
   const what = receiverKind(recv);
   if (what === "option") return `// before\nlet value = ${recv}.expect(${literal});\n// after (in ${code(nameOf(fn))}, which returns a Result)\nlet Some(value) = ${recv} else {\n    return Err(${literal}.into());\n};`;
   if (what === "result") return `// before\nlet value = ${recv}.expect(${literal});\n// after (in ${code(nameOf(fn))}, which returns a Result)\nlet value = ${recv}.map_err(|e| format!("{}: {e:?}", ${literal}))?;`;
   return null;
+}
+
+/**
+ * True when a function of return type `returnType` can return a message with `?` or `.into()`:
+ * `anyhow::Result<T>`, or a `Result<T, E>` whose error `E` converts from a `String` and a `&str`
+ * (`String`, `Box<dyn Error>` with or without `Send + Sync`, `anyhow::Error`). Another crate's
+ * error type (`io::Error`, `fmt::Error`, the crate's own) converts from neither.
+ */
+function takesText(returnType: string | null): boolean {
+  const t = (returnType ?? "").replace(/\s+/g, " ").trim();
+  if (/^anyhow::Result\s*<[^,]*>$/.test(t)) return true;
+  const m = /^(?:std::result::|core::result::)?Result\s*<(.*)>$/.exec(t);
+  const args = m === null ? [] : splitTypeArgs(m[1]!);
+  return args.length === 2 && /^(?:(?:std::string::)?String|anyhow::Error|Box<dyn (?:(?:std|core)::error::)?Error(?: \+ (?:Send|Sync|'static))*>)$/.test(args[1]!);
+}
+
+/** The top-level arguments of a type's `<…>` (commas inside nested brackets left alone). */
+function splitTypeArgs(inner: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < inner.length; i++) {
+    const c = inner[i]!;
+    if (c === "<" || c === "(" || c === "[") depth++;
+    else if ((c === ">" && inner[i - 1] !== "-") || c === ")" || c === "]") depth--;
+    else if (c === "," && depth === 0) (out.push(inner.slice(start, i).trim()), (start = i + 1));
+  }
+  out.push(inner.slice(start).trim());
+  return out.filter((a) => a !== "");
 }
 
 /** How a returned error's text comes to be, by site kind. */
