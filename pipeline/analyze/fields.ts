@@ -625,7 +625,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
       break;
     case "invariant":
       if (fixed) {
-        solutions.push(`Nothing a caller passes decides it: if it ever fires, the values ${facts.crate === null ? "the crate" : code(facts.crate)} is compiled with disagree (the code holds that ${assertion(last!)}); report it with the build that shows it (version, features, target).`);
+        solutions.push(`Nothing a caller passes decides it: if it ever fires, the values ${facts.crate === null ? "the crate" : code(facts.crate)} is compiled with disagree (the code holds that ${assertion(last!)}); report it with the version of ${facts.crate === null ? "the crate" : code(facts.crate)} you build.`);
         break;
       }
       solutions.push(`This points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)} or a use of it that it does not foresee${decidingText === null ? "" : ` (the code holds that ${kind.includes("assert") ? assertion(last!) : `${decidingText} does not happen`})`}: report it with the calls that led here.`);
