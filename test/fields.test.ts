@@ -194,3 +194,12 @@ describe("the example fix of an `.expect` in a function that returns a Result", 
     assert.equal(expecting("fmt::Result"), null);
   });
 });
+
+describe("a returned error in a macro's tokens", () => {
+  it("is not said to be returned by every call: the branches around it are not analysed", () => {
+    const convert = fn({ name: "try_from", line: 510, returnType: "Result<Self, Self::Error>" });
+    const f = analysisFields("err-return", "Expected {} tensor, got variant: {}", "src/tensor.rs", 517, facts(convert, { macro: "macro_rules" }), []);
+    assert.doesNotMatch(f.triggerScenarios, /every call that reaches/);
+    assert.match(f.triggerScenarios, /stands in the tokens of `macro_rules!`, whose branches are not analysed here/);
+  });
+});

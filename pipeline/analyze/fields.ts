@@ -890,7 +890,12 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
     ? `${subject}${steps.length > 0 ? `, when ${steps.join(", then ")},` : ""} the \`Option\` before the \`.ok_or\` on line ${line} is \`None\`.`
     : kind === "map-err"
     ? `${subject}${steps.length > 0 ? `, when ${steps.join(", then ")},` : ""} the \`Result\` before \`.map_err\` on line ${line} is an \`Err\`.`
-    : steps.length > 0 ? `${subject}: ${steps.join(", then ")}.` : `${subject}: every call that reaches line ${line} returns it.`;
+    : steps.length > 0
+    ? `${subject}: ${steps.join(", then ")}.`
+    : // Note: in a macro's tokens the syntax tree holds no conditions: none seen is not none there.
+      facts.macro !== null
+    ? `${subject}: it stands in the tokens of ${code(`${facts.macro}!`)}, whose branches are not analysed here; when the code made from them returns it is in the excerpt.`
+    : `${subject}: every call that reaches line ${line} returns it.`;
   const situations: string[] = [buildsSentence(gates)];
   if (value && fn !== undefined && closure === undefined) {
     if (fn.implTrait !== null) situations.push(`${code(fn.name)} implements ${code(`${fn.implTrait}::${fn.name}`)} for ${code(fn.implType ?? "")}: every call of that trait method on this type may return it.`);
