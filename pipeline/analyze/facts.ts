@@ -85,6 +85,10 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
           }
         }
         break;
+      case "block":
+        // Note: `#[cfg(P)] return …;` before the site in its block leaves in builds where P holds: the site is reached as if `if cfg!(P) { return }` stood there.
+        if (inBody) for (const p of cfgExitsBefore(child)) conditions.push({ kind: "if", line: p.line, condition: `cfg!(${p.predicate})`, holds: false });
+        break;
       case "let_declaration":
         if (inBody && child.same(a.field("alternative"))) conditions.push({ kind: "let-else", line: a.line, pattern: a.fieldText("pattern"), value: a.fieldText("value") });
         break;
@@ -365,6 +369,23 @@ function cfgBefore(n: ViewNode): readonly string[] {
     // Note: the walk goes inside out and gates are reversed once it is done; so reverse order here.
     return out;
   });
+}
+
+/** Statements that leave the block (`return`, `break`, `continue`). */
+const EXITS: ReadonlySet<string> = new Set(["return_expression", "break_expression", "continue_expression"]);
+
+/**
+ * The `#[cfg(…)]`'d statements before `statement` in its block that leave it, nearest first:
+ * each one's predicate (its attributes' joined with `all`) and line.
+ */
+function cfgExitsBefore(statement: ViewNode): { predicate: string; line: number }[] {
+  const out: { predicate: string; line: number }[] = [];
+  for (let s = statement.previousNamedSibling; s !== null; s = s.previousNamedSibling) {
+    if (s.type !== "expression_statement" || !EXITS.has(s.namedChildren[0]?.type ?? "")) continue;
+    const predicates = [...cfgBefore(s)].reverse();
+    if (predicates.length > 0) out.push({ predicate: predicates.length === 1 ? predicates[0]! : `all(${predicates.join(", ")})`, line: s.line });
+  }
+  return out;
 }
 
 /** The cfg predicates of the inner attributes (`#![cfg(…)]`) at the top of a file or module body, in reverse source order. Read once per node. */
