@@ -203,3 +203,14 @@ describe("a returned error in a macro's tokens", () => {
     assert.match(f.triggerScenarios, /stands in the tokens of `macro_rules!`, whose branches are not analysed here/);
   });
 });
+
+describe("the catch_unwind sketch of a generic trait's default method", () => {
+  it("is left out: the call would have to name the trait's arguments (rustc E0107 without them)", () => {
+    // `pub trait DistributedOps<B: Backend> { fn sync_collective(_device: &B::Device) { unimplemented!() } }`
+    const sync = fn({ name: "sync_collective", line: 129, traitName: "DistributedOps", implGenerics: "<B: Backend>", params: [{ pattern: "_device", type: "&B::Device" }] });
+    const f = analysisFields("unimplemented", "not implemented", "src/ops.rs", 130, facts(sync), []);
+    assert.equal(f.tryCatchPattern, null);
+    const plain = analysisFields("unimplemented", "not implemented", "src/ops.rs", 130, facts({ ...sync, implGenerics: null, params: [{ pattern: "_device", type: "&Device" }] }), []);
+    assert.match(plain.tryCatchPattern ?? "", /<T as DistributedOps>::sync_collective\(_device\)/);
+  });
+});

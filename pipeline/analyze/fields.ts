@@ -266,7 +266,7 @@ function callOf(fn: FunctionFact, args: (p: ParamFact, i: number) => string = ar
  * True when the call `callOf` writes for `fn` can compile in a user's code as far as the
  * declaration shows: `self` is no parameter of its own (`self: Pin<&mut Self>`), the call's path
  * names no generic parameter of the impl (`<StreamReader<S, B> as …>`, whose `S` the user does not
- * have), and the return type names none of the function's own type parameters that no
+ * have) nor needs a generic trait's arguments (`<T as DistributedOps<B>>`), and the return type names none of the function's own type parameters that no
  * parameter's type names, which rustc cannot infer from a call whose value nothing uses (E0283).
  */
 function callCompiles(fn: FunctionFact): boolean {
@@ -276,6 +276,8 @@ function callCompiles(fn: FunctionFact): boolean {
   const own = new Set(genericNames(fn.generics).filter((n) => !inferred.has(n) && !n.startsWith("'")));
   if (typeNames(fn.returnType ?? "").some((n) => own.has(n))) return false;
   const impl = new Set(genericNames(fn.implGenerics));
+  // Note: a generic trait's default method is called as `<T as Trait<…>>::f`, whose arguments (`DistributedOps<B>`'s `B`) the declaration does not give.
+  if (fn.receiver === null && fn.traitName !== null && [...impl].some((n) => !n.startsWith("'"))) return false;
   return fn.receiver !== null || !typeNames(fn.implType ?? "").some((n) => impl.has(n));
 }
 
