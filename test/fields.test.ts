@@ -214,3 +214,12 @@ describe("the catch_unwind sketch of a generic trait's default method", () => {
     assert.match(plain.tryCatchPattern ?? "", /<T as DistributedOps>::sync_collective\(_device\)/);
   });
 });
+
+describe("the call a sketch writes for a method", () => {
+  it("names the receiver apart from an argument called `value`", () => {
+    // `pub fn send_item(&mut self, value: T) -> Result<(), ()> { … .expect("`send_item` called without first calling `poll_reserve`") … }`
+    const send = fn({ name: "send_item", line: 180, visibility: "pub", receiver: "&mut self", implType: "PollSender<T>", params: [{ pattern: "value", type: "T" }] });
+    const f = analysisFields("expect", "`send_item` called without first calling `poll_reserve`", "src/mpsc.rs", 186, facts(send, { conditions: [{ kind: "expect", line: 186, receiver: "self.state.take()" }], entryPoints: [entry("PollSender::send_item", ["PollSender::send_item"])] }), []);
+    assert.match(f.tryCatchPattern ?? "", /\|\| receiver\.send_item\(value\)\)/);
+  });
+});

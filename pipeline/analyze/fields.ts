@@ -255,7 +255,8 @@ function backgroundOf(kind: SiteKind, strategy: Strategy, framing: Framing, fact
 
 function callOf(fn: FunctionFact, args: (p: ParamFact, i: number) => string = argName): string {
   const list = fn.params.map(args).join(", ");
-  if (fn.receiver !== null) return `value.${fn.name}(${list})`;
+  // Note: the receiver stands as `value`, unless an argument is named so (`send_item(value)`).
+  if (fn.receiver !== null) return `${fn.params.some((p, i) => args(p, i) === "value") ? "receiver" : "value"}.${fn.name}(${list})`;
   if (fn.implTrait !== null && fn.implType !== null) return `<${fn.implType} as ${traitOf(fn)}>::${fn.name}(${list})`;
   if (fn.implType !== null) return /</.test(fn.implType) ? `<${fn.implType}>::${fn.name}(${list})` : `${fn.implType}::${fn.name}(${list})`;
   if (fn.traitName !== null) return `<T as ${fn.traitName}>::${fn.name}(${list})`;
