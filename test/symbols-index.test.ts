@@ -245,3 +245,22 @@ describe("the symbol index: parameters handed on unchanged", () => {
     assert.deepEqual(fn("pad").passes, [["self.pad_inner", 0, "width"]]);
   });
 });
+
+describe("the symbol index: functions a parent module re-exports", () => {
+  // `kernel/pool/mod.rs` re-exports its child `base` by a glob; `other/mod.rs` does not re-export `inner`.
+  const crate: Source[] = [
+    ["k/src/lib.rs", "k", "", ["pub mod ops;", "mod kernel;", "mod other;"]],
+    ["k/src/kernel/mod.rs", "k", "kernel", ["pub(crate) mod pool;"]],
+    ["k/src/kernel/pool/mod.rs", "k", "kernel::pool", ["mod base;", "pub(crate) use base::*;"]],
+    ["k/src/kernel/pool/base.rs", "k", "kernel::pool::base", ["pub(crate) fn avg_backward(x: u8) { assert!(x > 0); }"]],
+    ["k/src/other/mod.rs", "k", "other", ["mod inner;"]],
+    ["k/src/other/inner.rs", "k", "other::inner", ["pub(crate) fn hidden(x: u8) { assert!(x > 0); }"]],
+    ["k/src/ops.rs", "k", "ops", ["pub fn backward(x: u8) { crate::kernel::pool::avg_backward(x); crate::other::hidden(x); }"]],
+  ];
+  const index = indexOf(crate);
+
+  it("resolves a path through the re-export to the child's function, and only there", () => {
+    assert.deepEqual(index.resolvedCallers(node(index, "avg_backward")), ["backward"]);
+    assert.deepEqual(index.resolvedCallers(node(index, "hidden")), []);
+  });
+});

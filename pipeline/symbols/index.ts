@@ -184,6 +184,29 @@ export class SymbolIndex {
     // Note: what resolving reads of each node's file, read once per node: its package, and the last segment of its module.
     const nodePackage = this.nodes.map((n) => moduleOf(n.path).package);
     const nodeModule = this.nodes.map((n) => moduleOf(n.path).module?.split("::").at(-1));
+    /**
+     * For each function, the module its parent module re-exports it as by a `use` of its own
+     * module (`use base::*;` or `use base::f;` in `pool/mod.rs` makes `base`'s `f` callable as
+     * `pool::f`): that parent's last segment, or undefined.
+     */
+    const usesOfModule = new Map<string, readonly (readonly [string, string])[]>();
+    for (const f of files) {
+      const where = moduleOf(f.path);
+      if (where.module !== null && f.symbols !== undefined) usesOfModule.set(`${where.package}\0${where.module}`, f.symbols.uses);
+    }
+    const reexportedAs = this.nodes.map((n) => {
+      const where = moduleOf(n.path);
+      const segments = where.module?.split("::") ?? [];
+      if (segments.length < 2 || n.fn === null || n.fn.owner !== null) return undefined;
+      const child = segments.at(-1)!;
+      const uses = usesOfModule.get(`${where.package}\0${segments.slice(0, -1).join("::")}`) ?? [];
+      // Note: a glob's path is its module (`use base::*` → `["*", "base"]`).
+      const named = uses.some(([alias, path]) => {
+        const p = path.replace(/^self::/, "");
+        return (alias === "*" && p === child) || (alias === n.fn!.name && p === `${child}::${alias}`);
+      });
+      return named ? segments.at(-2) : undefined;
+    });
     /** `package\0name` of each module name of each package, inline modules too. */
     const packageModules = new Set<string>();
     for (const f of files) {
@@ -251,7 +274,7 @@ export class SymbolIndex {
         }
         // A module path (`check::f`): the free functions of that name in a module so named.
         // Note: a crate's name (`mini::attention`) names the free functions of that package, as its root re-exports them.
-        const named = (free.get(name) ?? []).filter((id) => nodeModule[id] === qualifier || this.nodes[id]!.fn!.modules.at(-1)?.[0] === qualifier || (nodePackage[id]?.replaceAll("-", "_") === qualifier && this.nodes[id]!.public));
+        const named = (free.get(name) ?? []).filter((id) => nodeModule[id] === qualifier || reexportedAs[id] === qualifier || this.nodes[id]!.fn!.modules.at(-1)?.[0] === qualifier || (nodePackage[id]?.replaceAll("-", "_") === qualifier && this.nodes[id]!.public));
         // Note: a module of the caller's own package so named is the one the path names, where the function is not seen in it too (a glob re-export from a child module): not another package's.
         const mine = samePackage(named);
         const inModule = mine.length > 0 ? mine : packageModules.has(`${filePackage}\0${qualifier}`) ? [] : named;
