@@ -16,11 +16,11 @@
  */
 import type { Condition, Envelope, FunctionFact, MessageSource, OtherSite, ParamFact, RecordFacts, SiteFacts, SiteKind } from "../schema-types.generated.js";
 import { PRIMITIVE_TYPES } from "../rust/index.js";
-import { KEYWORDS } from "../rust/keywords.js";
 import { errorTypeOf } from "../sources/returned.js";
 import { generateGuards, type Guards } from "./guard.js";
 import { calledByUsers, conditionSource, frameOf, type Frame, type Framing, ERROR_HANDLERS, isCatchAll } from "./frame.js";
-import { boundNames, genericNames, headPaths, lastCall, passesSelf, receiverKind, rustString, stdFailure, typeNames } from "./rust.js";
+import { boundNames, genericNames, headPaths, lastCall, lex, passesSelf, readNames, receiverKind, rustString, stdFailure, typeNames } from "./rust.js";
+import { isStrLiteral } from "../tokens.js";
 import { type OwnWords, withOwnWords } from "./words.js";
 import { type PlaceFacts, withPlace } from "../workspace/place.js";
 
@@ -354,7 +354,7 @@ function carrierOf(facts: RecordFacts, params: readonly string[], deciding: read
   if (params.length === 0) return null;
   // Note: only a check that reads the parameters themselves and nothing else of the function (no `let`, no loop variable): its words are then the caller's too.
   // Note: an `assert_eq!` holds its operands apart from its condition.
-  const read = deciding.flatMap((c) => namesIn([conditionSource(c), c.kind === "assert" ? `${c.left ?? ""} ${c.right ?? ""}` : ""].join(" ")));
+  const read = deciding.flatMap((c) => readNames([conditionSource(c), c.kind === "assert" ? `${c.left ?? ""} ${c.right ?? ""}` : ""].join(" ")));
   // Note: and each of them still holds what the caller passed where the site is (`unchangedParams`: not rebound, not `mut`).
   const unchanged = facts.function?.unchangedParams ?? [];
   if (!read.every((n) => (params.includes(n) && unchanged.includes(n)) || n === "self")) return null;
@@ -369,29 +369,14 @@ function carrierOf(facts: RecordFacts, params: readonly string[], deciding: read
   return null;
 }
 
-/** The names a condition's code reads as variables (`self` among them): identifiers not after `.` or `::`, not called, not a type's, a constant's or another keyword. */
-function namesIn(src: string): string[] {
-  const out: string[] = [];
-  for (const m of src.matchAll(/(?<![.\w]|::)([A-Za-z_]\w*)(?!\w)(?!\s*(?:\(|!|::))/g)) {
-    const name = m[1]!;
-    if (/^[A-Z]/.test(name) || (KEYWORDS.has(name) && name !== "self") || name === "_") continue;
-    out.push(name);
-  }
-  return out;
-}
-
 /**
  * True when code `src` reads no variable and calls nothing (a call may read state at run time),
  * the length of a string literal aside: constants, literals and operators only.
  */
 function fixedValues(src: string): boolean {
-  const plain = withoutLiterals(src).replace(/""\s*\.\s*len\s*\(\s*\)/g, "0");
-  return !plain.includes("(") && !plain.includes("!") && namesIn(plain).length === 0;
-}
-
-/** `src` with its string and character literals emptied (their words are no names the code reads). */
-function withoutLiterals(src: string): string {
-  return src.replace(/r(#*)"[\s\S]*?"\1|"(?:[^"\\]|\\[\s\S])*"|'(?:[^'\\]|\\[\s\S])'/g, '""');
+  const toks = lex(src);
+  const calls = toks.some((t, i) => (t.text === "!" && toks[i - 1]?.kind === "ident") || (t.text === "(" && !(toks[i - 1]?.text === "len" && toks[i - 2]?.text === "." && isStrLiteral(toks[i - 3]))));
+  return !calls && readNames(src).length === 0;
 }
 
 /** How the carrier hands the values on, in words: which of its names become which of the check's. */

@@ -37,12 +37,17 @@ export function readNames(expr: string): string[] {
   return [...out];
 }
 
+/** True when `name` is written as a constant's, a static's or a const generic's name (SCREAMING_SNAKE_CASE, as rustc's naming lints expect). */
+export function isConstantName(name: string): boolean {
+  return /^[A-Z][A-Z0-9_]*$/.test(name);
+}
+
 /** The constants, statics and const generics an expression reads by a bare name (`MAX_LEN`, `D`; not `u8::MAX`, `Self::N` or a call): SCREAMING_CASE identifiers. */
 export function constantNames(expr: string): string[] {
   const toks = lex(expr);
   const out = new Set<string>();
   toks.forEach((t, i) => {
-    if (t.kind !== "ident" || !/^[A-Z][A-Z0-9_]*$/.test(t.text)) return;
+    if (t.kind !== "ident" || !isConstantName(t.text)) return;
     const prev = toks[i - 1]?.text;
     const next = toks[i + 1]?.text;
     if (prev === "." || prev === "::" || next === "::" || next === "!" || next === "(" || next === "{") return;

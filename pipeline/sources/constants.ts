@@ -14,6 +14,7 @@
 import { decodeStringLiteral, isDistinctive } from "../message.js";
 import { isStrLiteral, type Token } from "../tokens.js";
 import type { MessagePart } from "../types.js";
+import { isConstantName } from "../analyze/rust.js";
 import { joined } from "./argument.js";
 import { tokensBetween } from "./bindings.js";
 
@@ -30,14 +31,6 @@ export interface ConstantReads {
   /** The message as `message` would be with the constants' texts, stand-ins in their place. */
   readonly message: string;
   readonly runtime: readonly MessagePart[];
-}
-
-/** A constant's name as rustc's naming lints expect it (SCREAMING_SNAKE_CASE). */
-const CONSTANT_NAME = /^[A-Z][A-Z0-9_]*$/;
-
-/** True when `name` is written as a constant's name. */
-export function isConstantName(name: string): boolean {
-  return CONSTANT_NAME.test(name) && /[A-Z]/.test(name);
 }
 
 /** The stand-in for the k-th constant a message reads: private-use characters around letters, found nowhere in source text. */
@@ -77,7 +70,7 @@ export function fileConstants(text: string): [name: string, value: string, line:
     const tokens = tokensBetween(text, m.index + m[0].length, text.length, 2);
     if (!isStrLiteral(tokens[0]) || tokens[1]?.text !== ";") continue;
     const value = decodeStringLiteral(tokens[0]!.text);
-    if (value === null || !isConstantName(m[1]!) || inComment(text, m.index)) continue;
+    if (value === null || inComment(text, m.index)) continue;
     for (let i = text.indexOf("\n", counted); i >= 0 && i < m.index; i = text.indexOf("\n", i + 1)) line++, (counted = i + 1);
     out.push([m[1]!, value, line]);
   }
@@ -114,11 +107,6 @@ export class ConstantIndex {
         list.push({ path: f.path, value, line });
       }
     }
-  }
-
-  /** True when some file binds a string constant of this name. */
-  has(name: string): boolean {
-    return this.byName.has(name);
   }
 
   /**

@@ -616,28 +616,12 @@ function lastSegment(t: readonly Token[], k: number): string {
  * `receiver`): a name alone (`x: T`, `mut x: T`), "" for any other pattern.
  */
 function paramNames(t: readonly Token[], pair: Int32Array, open: number, receiver: boolean): string[] {
-  const names: string[] = [];
-  const close = pair[open]!;
-  let start = open + 1;
-  // Note: in a type, `<` and `>` only bracket generics (`&Tensor<D, K>`).
-  let angles = 0;
-  for (let k = open + 1; k <= close; k++) {
-    const x = t[k]!;
-    if (x.kind === "open" && k !== close) {
-      k = pair[k]!;
-      continue;
-    }
-    if (x.text === "<" || x.text === "<<") angles += x.text.length;
-    else if ((x.text === ">" || x.text === ">>") && t[k - 1]?.text !== "-") angles = Math.max(0, angles - x.text.length);
-    if ((x.text !== "," || angles > 0) && k !== close) continue;
-    if (k > start) {
-      let a = start;
-      while (t[a]?.text === "#" && t[a + 1]?.text === "[") a = pair[a + 1]! + 1;
-      if (t[a]?.text === "mut") a++;
-      names.push(t[a]?.kind === "ident" && t[a + 1]?.text === ":" ? t[a]!.text : "");
-    }
-    start = k + 1;
-  }
+  const names = commaParts(t, pair, open, true).map(([from]) => {
+    let a = from;
+    while (t[a]?.text === "#" && t[a + 1]?.text === "[") a = pair[a + 1]! + 1;
+    if (t[a]?.text === "mut") a++;
+    return t[a]?.kind === "ident" && t[a + 1]?.text === ":" ? t[a]!.text : "";
+  });
   return receiver ? names.slice(1) : names;
 }
 
@@ -646,25 +630,11 @@ function handedOn(t: readonly Token[], pair: Int32Array, i: number, call: CallFa
   let open = i + 1;
   if (t[open]?.text === "::" && t[open + 1]?.text === "<") open = skipAngles(t, open + 1);
   if (t[open]?.text !== "(") return;
-  const close = pair[open]!;
-  let arg = 0;
-  let start = open + 1;
-  for (let k = open + 1; k <= close; k++) {
-    const x = t[k]!;
-    if (x.kind === "open" && k !== close) {
-      k = pair[k]!;
-      continue;
-    }
-    // A turbofish's commas are none of the call's (`Vec::<(A, B)>::new()`, `f::<A, B>(…)`).
-    if (x.text === "::" && t[k + 1]?.text === "<") {
-      k = skipAngles(t, k + 1) - 1;
-      continue;
-    }
-    if (x.text !== "," && k !== close) continue;
-    let a = start;
-    while (a < k && (t[a]!.text === "&" || t[a]!.text === "*" || t[a]!.text === "mut")) a++;
+  commaParts(t, pair, open, false).forEach(([from, to], arg) => {
+    let a = from;
+    while (a < to && (t[a]!.text === "&" || t[a]!.text === "*" || t[a]!.text === "mut")) a++;
     const name = t[a];
-    const value = a === k - 1 && name?.kind === "ident" && into.params!.has(name.text) && !into.bound!.has(name.text) ? name.text : null;
+    const value = a === to - 1 && name?.kind === "ident" && into.params!.has(name.text) && !into.bound!.has(name.text) ? name.text : null;
     // Note: an argument that another call of the same key fills with anything else is no parameter handed on.
     const seen = `${call}\0${arg}`;
     const at = into.passes!.findIndex(([c, n]) => c === call && n === arg);
@@ -674,9 +644,37 @@ function handedOn(t: readonly Token[], pair: Int32Array, i: number, call: CallFa
       if (value === null) into.mixed!.add(seen);
       else into.passes!.push([call, arg, value]);
     }
-    arg++;
+  });
+}
+
+/**
+ * The parts between the top-level commas of the group opening at `open` (parentheses), as token
+ * spans `[from, to)`, empty ones left out. Commas inside nested groups are none of the group's,
+ * nor those of a turbofish (`f::<A, B>(…)`); in `types` (a parameter list), nor those between
+ * `<` and `>` (`&Tensor<D, K>`), which in a type only bracket generics.
+ */
+function commaParts(t: readonly Token[], pair: Int32Array, open: number, types: boolean): [from: number, to: number][] {
+  const parts: [number, number][] = [];
+  const close = pair[open]!;
+  let start = open + 1;
+  let angles = 0;
+  for (let k = open + 1; k <= close; k++) {
+    const x = t[k]!;
+    if (x.kind === "open" && k !== close) {
+      k = pair[k]!;
+      continue;
+    }
+    if (x.text === "::" && t[k + 1]?.text === "<") {
+      k = skipAngles(t, k + 1) - 1;
+      continue;
+    }
+    if (types && (x.text === "<" || x.text === "<<")) angles += x.text.length;
+    else if (types && (x.text === ">" || x.text === ">>")) angles = Math.max(0, angles - x.text.length);
+    if ((x.text !== "," || angles > 0) && k !== close) continue;
+    if (k > start) parts.push([start, k]);
     start = k + 1;
   }
+  return parts;
 }
 
 /** The index just past the angle brackets opening at `open`. */
