@@ -264,3 +264,23 @@ describe("the symbol index: functions a parent module re-exports", () => {
     assert.deepEqual(index.resolvedCallers(node(index, "hidden")), []);
   });
 });
+
+describe("the symbol index: entry points that reach much", () => {
+  // `run_op` calls 41 functions (one a step to `check`); `narrow` reaches `check` through two private steps.
+  const steps = Array.from({ length: 40 }, (_, i) => `fn step${i}(x: u8) {}`);
+  const crate: Source[] = [
+    ["d/src/lib.rs", "d", "", [
+      "fn check(x: u8) { assert!(x > 0); }",
+      "fn via_one(x: u8) { via_two(x); }",
+      "fn via_two(x: u8) { check(x); }",
+      "pub fn narrow(x: u8) { via_one(x); }",
+      ...steps,
+      `pub fn run_op(x: u8) { check(x); ${steps.map((_, i) => `step${i}(x);`).join(" ")} }`,
+    ]],
+  ];
+  const index = indexOf(crate);
+
+  it("lists a function calling more than 40 others after one that reaches the site by a longer path", () => {
+    assert.deepEqual(entries(index, "check").map(([symbol, via]) => `${symbol}: ${via}`), ["narrow: narrow → via_one → via_two → check", "run_op: run_op → check"]);
+  });
+});

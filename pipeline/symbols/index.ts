@@ -96,6 +96,8 @@ const MAX_DEPTH = 6;
 const MAX_VISITS = 4000;
 /** Most entry points listed. */
 const MAX_ENTRY_POINTS = 5;
+/** More distinct functions than this called by one function (a dispatcher's `match` over every operation, a long routine of many steps) make it an entry point ranked after the others: it reaches so much that it says little of how a user gets to one site. */
+const BROAD_CALLEES = 40;
 /** Most implementations a call through a type parameter links to: past that, a name says too little of which runs. */
 const MAX_IMPLEMENTATIONS = 16;
 
@@ -391,6 +393,14 @@ export class SymbolIndex {
     return out;
   }
 
+  /** How many distinct functions `id` calls. */
+  private calleeCount(id: number): number {
+    const links = this.callees[id]!;
+    const seen = new Set<number>();
+    for (let k = 0; k < links.length; k += 2) seen.add(links[k]!);
+    return seen.size;
+  }
+
   /** The innermost function (or `macro_rules!` macro, by its line) of `path` holding `line`, or null. */
   functionAt(path: string, line: number): SymbolNode | null {
     let best: SymbolNode | null = null;
@@ -410,7 +420,8 @@ export class SymbolIndex {
    * The public functions that reach `target`: a search backwards along the calls, through
    * functions that are not public, up to the first public function on each path. `target` itself
    * first when it is public, then the functions that are not a trait's methods, then a trait's
-   * (each the surest first, then the nearest, then by name). At most five.
+   * (each the surest first, then the nearest, then by name), functions that call more than
+   * `BROAD_CALLEES` others last. At most five.
    * Note: no link of the path is a call matched by name alone (a method called on a value whose
    *   type the syntax does not show): such a link names a function of another type too often for
    *   an entry point a page tells a user to look at.
@@ -427,7 +438,8 @@ export class SymbolIndex {
       found.push({ symbol: node.symbol, path: node.path, line: node.line, via: back.via(id), confidence: back.confidence(id)!, through: back.through(id), carries: id === target.id ? [] : this.carried(target, back.chain(id)), node });
     }
     const group = (e: EntryPoint) => (e.node.id === target.id ? 0 : traitMethod(e.node) ? 2 : 1);
-    found.sort((a, b) => group(a) - group(b) || RANK[a.confidence] - RANK[b.confidence] || a.via.length - b.via.length || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0) || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+    const broad = (e: EntryPoint) => (e.node.id !== target.id && this.calleeCount(e.node.id) > BROAD_CALLEES ? 1 : 0);
+    found.sort((a, b) => broad(a) - broad(b) || group(a) - group(b) || RANK[a.confidence] - RANK[b.confidence] || a.via.length - b.via.length || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0) || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
     return found.slice(0, MAX_ENTRY_POINTS);
   }
 
