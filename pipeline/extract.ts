@@ -30,7 +30,7 @@ export { isTestAttribute } from "./rust/index.js";
 export { declaredTestModules, mayDeclareTestModule, testModuleNames } from "./token-pass.js";
 
 /** Bumped whenever extraction can give other sites for the same text (it keys the cache). */
-export const EXTRACTOR_VERSION = 25;
+export const EXTRACTOR_VERSION = 26;
 
 const MACRO_NAMES = [...MACRO_RULES.keys()].sort((a, b) => b.length - a.length);
 const CANDIDATE = new RegExp(`\\b(${MACRO_NAMES.join("|")})\\s*!|\\.\\s*(${[...METHOD_RULES.keys()].join("|")})\\s*\\(`, "dg");
@@ -119,7 +119,7 @@ export function startFile(file: { readonly path: string; readonly blob: string; 
     : new Set(
         layout.spots.filter((_, k) => {
           const site = lexed[k];
-          const key = site == null ? null : recordKey(site);
+          const key = site == null ? null : factsKey(site);
           return key !== null && takesFacts(key, site!.context);
         }),
       );
@@ -249,6 +249,16 @@ type NeedsFacts = (key: string, context: SiteContext) => boolean;
  * Note: only a record's first site lends it facts, and a later site of the file of the same
  *   record is never its first: the facts of those are not gathered.
  */
+/**
+ * The key a site takes facts under: its record's (`recordKey`); for a site whose message reads
+ * another file's constant, one of its own: the tree pass gives it that constant's text, and with
+ * it another record, so it neither takes the place's facts from the sites left there nor waits for them.
+ */
+function factsKey(site: Site): string | null {
+  const key = recordKey(site);
+  return key === null || site.constantReads === undefined ? key : `${key}\0${site.line}:${site.column}`;
+}
+
 function oncePerMessage(options: ExtractOptions): NeedsFacts {
   const seen = new Set<string>();
   return (key, context) => {
@@ -264,7 +274,8 @@ function oncePerMessage(options: ExtractOptions): NeedsFacts {
  * when its item was parsed for them (`toTree`) and it takes facts; as it is otherwise.
  */
 function returnedWithFacts(site: Site | null, view: TreeView | null, toTree: boolean, needsFacts: NeedsFacts, spot: Spot, callers: (name: string) => readonly string[]): Site | null {
-  if (site === null || view === null || !toTree || site.runtime === null || !needsFacts(recordKey(site)!, site.context)) return site;
+  const key = site === null ? null : factsKey(site);
+  if (site === null || key === null || view === null || !toTree || !needsFacts(key, site.context)) return site;
   const node = view.path(spot.at, spot.at + spot.name.length);
   if (node.start !== spot.at || node.text !== spot.name) return site;
   return { ...site, facts: factsWithItems(view, view.chain(node), { name: spot.name, check: null, debugOnly: false }, null, callers) };
@@ -287,7 +298,8 @@ function factsWithItems(view: TreeView, chain: readonly ViewNode[], rule: Pick<R
   const inner = view.memo(`items@${body.start}`, () => bodyAsItems(view, body));
   if (inner === null) return facts;
   const node = inner.path(site.start, site.end);
-  if (node.start !== site.start || node.end !== site.end || node.type !== site.type) return facts;
+  // Note: a method's name in tokens is an `identifier`; parsed, a `field_identifier`.
+  if (node.start !== site.start || node.end !== site.end || (node.type !== site.type && !(site.type === "identifier" && node.type === "field_identifier"))) return facts;
   const innerChain = inner.chain(node);
   if (innerChain.some((n) => n.type === "ERROR")) return facts;
   const within = factsWithItems(inner, innerChain, rule, args, callers);
@@ -387,7 +399,7 @@ function siteAt(path: string, text: string, lines: Lines, rule: Rule, spot: Spot
     ...(described.source === undefined ? {} : { source: described.source }),
     ...(described.constantReads === undefined ? {} : { constantReads: described.constantReads }),
   };
-  const key = recordKey(site);
+  const key = factsKey(site);
   // Note: facts are gathered only for sites that may lend a record its facts, while the tree is alive.
   return key === null ? site : { ...site, facts: facts(key, rule.syntax === "macro" ? args : null) };
 }

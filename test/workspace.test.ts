@@ -130,10 +130,11 @@ describe("the workspace's layout", () => {
 
 describe("records of the fixture workspace", () => {
   let byMessage: Map<string, Envelope>;
+  let envelopes: readonly Envelope[];
   before(async () => {
     const repo = makeRepo([TREE]);
     const result = await run({ configPath: writeConfig(repo.dir, repo.shas[0]!), now: () => new Date("2026-02-01T00:00:00.000Z") });
-    const { envelopes } = await readVersion(result.dir);
+    ({ envelopes } = await readVersion(result.dir));
     byMessage = new Map(envelopes.map((e) => [e.record.errorMessage, e]));
   });
   const get = (m: string) => {
@@ -189,6 +190,20 @@ describe("records of the fixture workspace", () => {
     assert.ok(!(arm.record.documentation ?? "").includes("at the top level"));
   });
 
+  it("give facts to a method call inside a cfg-wrapping macro, to a returned error without text of its own, and to a place's record after another file's constant", () => {
+    const expect = get("net value missing");
+    assert.equal(expect.facts!.function?.name, "wrapped_expect");
+    assert.deepEqual(expect.facts!.gates, ['feature = "net"']);
+    const held = envelopes.find((e) => e.record.errorClass === "HeldError" && e.facts?.function?.name === "fmt" && e.record.lineNumber === e.facts.function.line + 1 && !e.record.errorMessage.includes("without x"));
+    assert.ok(held, "a record of HeldError's Display text of the held value");
+    assert.deepEqual(held.facts!.gates, ['feature = "x"']);
+    assert.ok(!(held.record.commonSituations ?? "").includes("every build"));
+    assert.equal(get("the value is gone").occurrences[0]!.source?.via, "constant");
+    const relayed = envelopes.filter((e) => e.record.errorMessage === "{}" && e.record.filePath.endsWith("lib.rs"));
+    assert.equal(relayed.length, 1, "the record of relay's `{}` has relay's facts");
+    assert.deepEqual(relayed[0]!.facts!.conditions.map((c) => [c.kind, c.pattern]), [["match", "Err(msg)"]]);
+  });
+
   it("read the #[cfg] a macro's tokens put on the site's own match arm", () => {
     const e = get("picked zero with x");
     assert.equal(e.facts!.macro, "macro_rules");
@@ -235,7 +250,8 @@ describe("records of the fixture workspace", () => {
   });
 
   it("say of a message of placeholders alone that the value's text shows through", () => {
-    const e = get("{}");
+    const e = envelopes.find((x) => x.record.errorMessage === "{}" && x.record.filePath.endsWith("plain.rs"));
+    assert.ok(e, "a record of rethrow's `{}`");
     assert.equal(e.facts!.function?.name, "rethrow");
     assert.match(e.record.documentation ?? "", /Its text is only what `\{\}` formats/);
     assert.doesNotMatch(get("inside plain").record.documentation ?? "", /Its text is only/);
