@@ -175,7 +175,45 @@ function lexPunct(text: string, i: number, code: number): Token {
       if (c1 === 61) len = 2;
       break;
   }
-  return { kind: "punct", text: len === 1 ? text[i]! : text.slice(i, i + len), start: i, end: i + len };
+  return { kind: "punct", text: len === 1 ? text[i]! : operator(text, i, code, c1, len), start: i, end: i + len };
+}
+
+/**
+ * The text of the operator of `len` (2 or 3) characters at `i` (its first two `code` and `c1`), as one
+ * shared string: `lexPunct` reads a few hundred thousand of them in a large tree, and a slice of
+ * the text would be a new string each time.
+ */
+function operator(text: string, i: number, code: number, c1: number, len: number): string {
+  switch (code) {
+    case 60:
+      return len === 3 ? "<<=" : c1 === 60 ? "<<" : "<=";
+    case 62:
+      return len === 3 ? ">>=" : c1 === 62 ? ">>" : ">=";
+    case 46:
+      return len === 2 ? ".." : text.charCodeAt(i + 2) === 46 ? "..." : "..=";
+    case 58:
+      return "::";
+    case 45:
+      return c1 === 62 ? "->" : "-=";
+    case 61:
+      return c1 === 62 ? "=>" : "==";
+    case 38:
+      return c1 === 38 ? "&&" : "&=";
+    case 124:
+      return c1 === 124 ? "||" : "|=";
+    case 33:
+      return "!=";
+    case 43:
+      return "+=";
+    case 42:
+      return "*=";
+    case 47:
+      return "/=";
+    case 37:
+      return "%=";
+    default:
+      return "^=";
+  }
 }
 
 /** End offset of the char literal (`'x'`, `'\n'`, `'\u{…}'`) starting at `i`, or null (a lifetime, a stray quote). */

@@ -417,6 +417,31 @@ describe("messages held in a let or const", () => {
     ]);
   });
 
+  it("reads a binding after `mut`, and a name of letters past ASCII", async () => {
+    const text = [
+      "fn a(x: Option<u8>) -> u8 {",
+      '    let mut msg = "mutable message";',
+      "    x.expect(msg)", // 3
+      "}",
+      'static mut LOUD: &str = "a static mut";',
+      'fn b() { panic!("{}", LOUD) }', // 6
+      "fn c(x: Option<u8>) -> u8 {",
+      '    let é_msg = "accented";',
+      "    x.expect(é_msg)", // 9
+      "}",
+      "fn d(x: Option<u8>) -> u8 {",
+      '    let outlet = "not a let";',
+      "    x.expect(let_msg)", // 13
+      "}",
+    ].join("\n");
+    assert.deepEqual(await sitesOf(text), [
+      { line: 3, message: "mutable message", skip: null, source: { via: "binding", name: "msg", line: 2 } },
+      { line: 6, message: "a static mut", skip: null, source: { via: "binding", name: "LOUD", line: 5 } },
+      { line: 9, message: "accented", skip: null, source: { via: "binding", name: "é_msg", line: 8 } },
+      { line: 13, message: null, skip: "dynamic-message", source: undefined },
+    ]);
+  });
+
   it("reads a const of the file, unless two disagree or a parameter hides it", async () => {
     const text = [
       'const GONE: &str = "it is gone";',

@@ -82,6 +82,14 @@ describe("lexToken: identifiers and punctuation", () => {
     assert.deepEqual(kinds("([{}])"), [["open", "("], ["open", "["], ["open", "{"], ["close", "}"], ["close", "]"], ["close", ")"]]);
   });
 
+  it("gives each operator of two or three characters as its text in the source", () => {
+    const operators = ["<<=", ">>=", "...", "..=", "<<", ">>", "<=", ">=", "..", "::", "->", "-=", "=>", "==", "&&", "&=", "||", "|=", "!=", "+=", "*=", "/=", "%=", "^="];
+    const text = operators.join(" x ");
+    const puncts = tokenize(text).filter((t) => t.kind === "punct");
+    assert.deepEqual(puncts.map((t) => t.text), operators);
+    for (const t of puncts) assert.equal(t.text, text.slice(t.start, t.end));
+  });
+
   it("reads at most 256 characters of an identifier at once (its window)", () => {
     const long = "a".repeat(300);
     assert.deepEqual(spans(tokenize(long)).map(([, start, end]) => [start, end]), [[0, 256], [256, 300]]);

@@ -24,9 +24,17 @@ const TO_LITERAL = /\s*(?::[^=;]*)?=\s*(?:r#*)?"/y;
 /** The keywords a binding starts with, as rustfmt spaces them. */
 const BINDERS = ["let ", "let mut ", "const ", "static ", "static mut "];
 
+/** True when `name` is made of `\w` characters only. */
+function isAsciiName(name: string): boolean {
+  for (let k = 0; k < name.length; k++) if (!isAsciiWord(name.charCodeAt(k))) return false;
+  return name.length > 0;
+}
+
 /** The bindings of one file's text, read when first asked for. */
 export class FileBindings {
   private readonly candidates = new Map<string, number[]>();
+  /** The binders of the text by the name after them (`binders`), read when first asked for. */
+  private byName: Map<string, [number, number][]> | undefined;
   private readonly itemTokens = new Map<Item, Token[]>();
 
   constructor(
@@ -36,26 +44,69 @@ export class FileBindings {
 
   /**
    * True when some `let`, `const` or `static` of the text may bind `name` to a string literal.
-   * Note: found with `indexOf` of each binder and the name, then checked in place, so a file
-   *   is searched only for the names its sites read; the tokens decide (`literalAt`).
+   * Note: the binders (`let `, `const `, `static `, each with `mut ` or not) are found once per
+   *   file with `indexOf` (`binders`), each with the name after it, then a name's are checked
+   *   in place when first asked for; the tokens decide (`literalAt`).
    */
   mayBind(name: string): boolean {
     let offsets = this.candidates.get(name);
     if (offsets === undefined) {
       offsets = [];
-      for (const binder of BINDERS) {
-        const needle = binder + name;
-        for (let i = this.text.indexOf(needle); i >= 0; i = this.text.indexOf(needle, i + 1)) {
-          const end = i + needle.length;
-          if (isAsciiWord(codeAt(this.text, i - 1)) || isAsciiWord(codeAt(this.text, end))) continue;
-          TO_LITERAL.lastIndex = end;
-          if (TO_LITERAL.test(this.text)) offsets.push(i);
-        }
+      const text = this.text;
+      for (const [i, end] of this.binderNames(name)) {
+        TO_LITERAL.lastIndex = end;
+        if (TO_LITERAL.test(text)) offsets.push(i);
       }
       offsets.sort((a, b) => a - b);
       this.candidates.set(name, offsets);
     }
     return offsets.length > 0;
+  }
+
+  /** Each binder (`BINDERS`) followed by `name` as a whole word: the binder's offset and the name's end. */
+  private binderNames(name: string): readonly (readonly [number, number])[] {
+    // Note: a name made of other characters than `\w` is searched for alone (the index splits the text at them).
+    if (!isAsciiName(name)) return this.searched(name);
+    this.byName ??= this.binders();
+    return this.byName.get(name) ?? [];
+  }
+
+  /** The binders of the text with the `\w` word after each (after `mut ` too, which is a word as well), by that word. */
+  private binders(): Map<string, [number, number][]> {
+    const text = this.text;
+    const found = new Map<string, [number, number][]>();
+    const note = (word: number, at: number) => {
+      let end = word;
+      while (isAsciiWord(codeAt(text, end))) end++;
+      if (end === word) return end;
+      const name = text.slice(word, end);
+      const list = found.get(name);
+      if (list === undefined) found.set(name, [[at, end]]);
+      else list.push([at, end]);
+      return end;
+    };
+    for (const binder of ["let ", "const ", "static "]) {
+      for (let i = text.indexOf(binder); i >= 0; i = text.indexOf(binder, i + 1)) {
+        if (isAsciiWord(codeAt(text, i - 1))) continue;
+        const word = i + binder.length;
+        const end = note(word, i);
+        if (binder !== "const " && end === word + 3 && text.startsWith("mut ", word)) note(word + 4, i);
+      }
+    }
+    return found;
+  }
+
+  /** What `binderNames` gives for a name the index cannot hold, by searching the text for each binder and the name. */
+  private searched(name: string): [number, number][] {
+    const out: [number, number][] = [];
+    for (const binder of BINDERS) {
+      const needle = binder + name;
+      for (let i = this.text.indexOf(needle); i >= 0; i = this.text.indexOf(needle, i + 1)) {
+        const end = i + needle.length;
+        if (!isAsciiWord(codeAt(this.text, i - 1)) && !isAsciiWord(codeAt(this.text, end))) out.push([i, end]);
+      }
+    }
+    return out;
   }
 
   /**
