@@ -567,6 +567,16 @@ export function shownText(parts: readonly MessagePart[]): string {
   return parts.map((p) => ("lit" in p ? p.lit : "wild" in p ? "{}" : "gap" in p ? "…" : "")).join("");
 }
 
+/**
+ * A format string's text with each argument as `…` (`unsupported dtype {:?}` → `unsupported
+ * dtype …`), `{{`/`}}` as the braces they print: a fixed text that says the message without its
+ * values. A string rustc would not parse is given back as it is.
+ */
+export function withoutValues(fmt: string): string {
+  const pieces = parseFormatString(fmt);
+  return pieces === null ? fmt : pieces.map((p) => ("text" in p ? p.text : "…")).join("");
+}
+
 /** The most characters the message part of a slug may have. */
 const MAX_SLUG_TEXT = 60;
 

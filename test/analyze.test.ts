@@ -128,7 +128,7 @@ describe("golden facts and fields", () => {
     assert.match(at(28).documentation!, /reads the parameters `key` and `handle` of `Slots::insert` only through a `let` whose value a call with effects gives/);
     assert.match(at(35).documentation!, /The code's comment on it says: “special case elsewhere”/);
     // The other site writes the message with other holes: its owner is still found.
-    assert.match(at(45).commonSituations!, /also raised at one other site: `dims` \(`crates\/fixture\/src\/reading\.rs:52`\)/);
+    assert.match(at(45).commonSituations!, /The catalog finds the same message at one other site too: `dims` \(`crates\/fixture\/src\/reading\.rs:52`\)/);
   });
 
   it("the frames fixture is told in the words of what each check tests", () => {
@@ -145,7 +145,7 @@ describe("golden facts and fields", () => {
     assert.match(at(58).documentation!, /`values\.first\(\)` holds no value \(None\) \(if `first` is std's, a guess from its name alone/);
     assert.doesNotMatch(at(58).documentation!, /Err/);
     assert.match(at(63).documentation!, /the generic parameters `DM` and `DV`/);
-    assert.match(at(77).commonSituations!, /also raised at one other site: `right` \(`crates\/fixture\/src\/frames\.rs:83`\)/);
+    assert.match(at(77).commonSituations!, /The catalog finds the same message at one other site too: `right` \(`crates\/fixture\/src\/frames\.rs:83`\)/);
     assert.match(at(92).solutions![0]!, /`text\.parse::<u16>\(\)` is an Err\./);
     assert.match(at(98).solutions![0]!, /a call with effects/);
     assert.doesNotMatch(at(98).documentation!, /checks what its caller passes/);

@@ -223,3 +223,48 @@ describe("the call a sketch writes for a method", () => {
     assert.match(f.tryCatchPattern ?? "", /\|\| receiver\.send_item\(value\)\)/);
   });
 });
+
+describe("advice only where the code supports it", () => {
+  it("frames a panic on a function's own values, in a function users reach only through others, without input advice", () => {
+    const own = fn({ name: "block_on", line: 30, visibility: "pub(crate)", lets: ["let ret = lookup();"] });
+    const arm = { kind: "match" as const, line: 34, scrutinee: "ret", pattern: "None", guard: null, attributes: [], earlierArms: [{ pattern: "Some(v)", guard: null, attributes: [] }] };
+    const f = analysisFields("panic", "a task failed", "src/run.rs", 34, facts(own, { conditions: [arm], entryPoints: [entry("Runtime::block_on", ["Runtime::block_on", "block_on"])] }), []);
+    assert.match(f.solutions[0]!, /on values it computes itself, and users reach it only through other code of `lines`: run with `RUST_BACKTRACE=1`/);
+    assert.ok(f.tags.includes("path-condition") && !f.tags.includes("precondition"), f.tags.join(", "));
+    assert.doesNotMatch(f.preventionTips.join("\n"), /Validate the arguments/);
+  });
+
+  it("says a destructor runs when its value is dropped, not that users call it", () => {
+    const drop = fn({ name: "drop", line: 40, receiver: "&mut self", implType: "Logger", implTrait: "Drop" });
+    const f = analysisFields("panic", "logger stopped", "src/log.rs", 41, facts(drop, { entryPoints: [entry("Logger::drop", ["Logger::drop"])] }), []);
+    assert.match(f.commonSituations, /It is the destructor of `Logger`: it runs whenever such a value is dropped/);
+    assert.doesNotMatch(f.commonSituations, /every call of that trait method/);
+  });
+
+  it("returns a message with placeholders from the validation code as its text without the values, and says so", () => {
+    const pub = fn({ name: "pool", line: 50, visibility: "pub", params: [{ pattern: "dtype", type: "u8" }], unchangedParams: ["dtype"] });
+    const check = { kind: "if" as const, line: 51, condition: "dtype > 3", holds: true };
+    const f = analysisFields("panic", "pool: dtype {:?} is too large", "src/pool.rs", 52, facts(pub, { conditions: [check], entryPoints: [entry("pool", ["pool"])] }), []);
+    assert.match(f.validationCode ?? "", /return Err\("pool: dtype … is too large"\);/);
+    assert.match(f.solutions.join("\n"), /returns the message's text, its values left out, as an `Err`/);
+  });
+
+  it("tells a caller to check a returned error's condition beforehand only when it reads nothing but the parameters of a function they call", () => {
+    const pub = fn({ name: "open", line: 60, visibility: "pub", params: [{ pattern: "name", type: "&str" }] });
+    const onParam = { kind: "if" as const, line: 61, condition: "name.is_empty()", holds: true };
+    const onLocal = { kind: "if" as const, line: 61, condition: "!result.errors.is_empty()", holds: true };
+    const users = { entryPoints: [entry("open", ["open"])] };
+    const withParam = analysisFields("err-return", "no name", "src/open.rs", 62, facts(pub, { ...users, conditions: [onParam] }), []);
+    assert.match(withParam.solutions.join("\n"), /check that beforehand to avoid it/);
+    const withLocal = analysisFields("err-return", "no name", "src/open.rs", 62, facts(pub, { ...users, conditions: [onLocal] }), []);
+    assert.doesNotMatch(withLocal.solutions.join("\n"), /beforehand/);
+  });
+
+  it("says a check of a parameter against the value's own state, in a function only the crate calls, is the crate's own assumption", () => {
+    const own = fn({ name: "assert_owner", line: 70, visibility: "pub(crate)", receiver: "&self", implType: "OwnedTasks", params: [{ pattern: "task", type: "Task" }] });
+    const check = { kind: "assert" as const, line: 71, macro: "assert_eq", left: "task.owner_id()", right: "Some(self.id)" };
+    const f = analysisFields("assert-eq", "assertion `left == right` failed", "src/list.rs", 71, facts(own, { conditions: [check], entryPoints: [] }), []);
+    assert.match(f.documentation, /checks what its callers in the crate pass against its own state: .* a check of the parameter `task` of `OwnedTasks::assert_owner` and of `self`\./);
+    assert.match(f.documentation, /only the crate's own code gets there, so a failure means that code broke what `OwnedTasks::assert_owner` assumes/);
+  });
+});

@@ -139,6 +139,14 @@ describe("entry points, docs and reproductions of a fixture crate", () => {
     assert.match(impl.record.triggerScenarios ?? "", /Users call `Tensor::length` itself, through `impl crate::api::Length for crate::api::Tensor`: a trait's methods are callable wherever the type and the trait are/);
   });
 
+  it("quotes an entry point's # Panics where it speaks of the site, and not for another panic it reaches", () => {
+    const checked = byMessage("pad width must be positive");
+    assert.match(checked.record.triggerScenarios ?? "", /The docs of `Tensor::pad` say under “# Panics”: “If `width` is zero\.”/);
+    const missing = byMessage("not implemented");
+    assert.equal(missing.facts!.entryPoints?.[0]?.symbol, "Tensor::pad");
+    assert.doesNotMatch(missing.record.triggerScenarios ?? "", /# Panics/);
+  });
+
   it("reaches a pub(crate) check through a private helper from the public method only", () => {
     const e = byMessage("rank must be positive");
     assert.deepEqual(e.facts!.entryPoints, [{ symbol: "Tensor::reshape", path: "crates/mini/src/api.rs", line: 29, via: ["Tensor::reshape", "helper", "Check::rank"], confidence: "resolved", carries: [["rank", "rank"]] }]);
@@ -147,14 +155,14 @@ describe("entry points, docs and reproductions of a fixture crate", () => {
       { symbol: "Tensor::reshape", of: "entry-point", summary: "Reshapes the tensor to `rank` dimensions.", panics: null },
     ]);
     assert.match(e.record.documentation ?? "", /The docs of `Check::rank` say: “Checks a rank\.”( |$)/);
-    assert.match(e.record.triggerScenarios ?? "", /The repository's `#\[should_panic\]` test `reshape_to_zero` \(`crates\/mini\/src\/api\.rs:54`\) reaches this site through the calls above and expects a message its pattern accepts\./);
+    assert.match(e.record.triggerScenarios ?? "", /The repository's `#\[should_panic\]` test `reshape_to_zero` \(`crates\/mini\/src\/api\.rs:75`\) reaches this site through the calls above and expects a message its pattern accepts\./);
     assert.match(e.record.triggerScenarios ?? "", /Users reach it through `Tensor::reshape` \(`Tensor::reshape → helper → Check::rank`/);
     assert.doesNotMatch(JSON.stringify([e.facts!.entryPoints, e.facts!.docs]), /crate_only|internal/);
     // The callers are the calls the index resolves (api.rs: `helper`, `crate_only` and `Tensor::internal` call `Check::rank`), not the file's name matches.
     assert.deepEqual(e.facts!.callers, ["Tensor::internal", "crate_only", "helper"]);
     const [first, ...rest] = e.reproductions!;
-    assert.deepEqual({ ...first, permalink: undefined }, { path: "crates/mini/src/api.rs", line: 54, name: "reshape_to_zero", permalink: undefined, expected: "rank must be positive", how: "should-panic-reached", via: ["reshape_to_zero", "Tensor::reshape", "helper", "Check::rank"] });
-    assert.match(first!.permalink, /\/blob\/[0-9a-f]{40}\/crates\/mini\/src\/api\.rs#L54$/);
+    assert.deepEqual({ ...first, permalink: undefined }, { path: "crates/mini/src/api.rs", line: 75, name: "reshape_to_zero", permalink: undefined, expected: "rank must be positive", how: "should-panic-reached", via: ["reshape_to_zero", "Tensor::reshape", "helper", "Check::rank"] });
+    assert.match(first!.permalink, /\/blob\/[0-9a-f]{40}\/crates\/mini\/src\/api\.rs#L75$/);
     assert.deepEqual(rest, []);
     assert.match(e.record.exampleFix ?? "", /^\/\/ before: the repository's test `reshape_to_zero`[^\n]*\nfn reshape_to_zero\(\) \{\n    let tensor = Tensor::new\(3\);\n    tensor\.reshape\(0\);\n\}/);
   });

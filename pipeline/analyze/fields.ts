@@ -16,9 +16,10 @@
  */
 import type { Condition, Envelope, FunctionFact, MessageSource, OtherSite, ParamFact, RecordFacts, SiteFacts, SiteKind } from "../schema-types.generated.js";
 import { PRIMITIVE_TYPES } from "../rust/index.js";
+import { withoutValues } from "../message.js";
 import { errorTypeOf } from "../sources/returned.js";
 import { generateGuards, type Guards } from "./guard.js";
-import { calledByUsers, conditionSource, frameOf, type Frame, type Framing, ERROR_HANDLERS, isCatchAll } from "./frame.js";
+import { calledByUsers, conditionSource, frameOf, type Frame, type Framing, ERROR_HANDLERS, isCatchAll, isDrop } from "./frame.js";
 import { boundNames, genericNames, headPaths, lastCall, lex, passesSelf, readNames, receiverKind, rustString, stdFailure, typeNames } from "./rust.js";
 import { isStrLiteral } from "../tokens.js";
 import { type OwnWords, withOwnWords } from "./words.js";
@@ -207,9 +208,11 @@ function procMacroNote(crate: string | null, message: string): string {
 }
 
 /** For a message that is only placeholders (`{}`, `{err:?}`): that its text is what the values print, so the place identifies it; else nothing. */
-function onlyHoles(message: string): string[] {
+function onlyHoles(message: string, returned: string | null = null): string[] {
   if (!/^(?:\s*\{[^{}]*\})+\s*$/.test(message)) return [];
-  return [`Its text is only what ${code(message.trim())} formats: the value's own text (often another error's) shows through, so its pattern accepts any message and the place (the \`panicked at\` line, or the code that made the value) is what identifies it.`];
+  // Note: a returned error's text is what its type displays: a variant's `#[error("…")]` or `Display` may write more around the value.
+  if (returned !== null) return [`The text written here is only what ${code(message.trim())} formats: the values' own text; what users see of ${code(returned)} is what its \`Display\` makes of it (its pattern accepts any message, so the place identifies it).`];
+  return [`Its text is only what ${code(message.trim())} formats: the values' own text shows through, so its pattern accepts any message and the place (the \`panicked at\` line, or the code that made the value) is what identifies it.`];
 }
 
 /** The macros whose tokens a proc macro emits as code (the `quote` and `syn` crates'). */
@@ -229,7 +232,7 @@ const CLASS: Record<Frame, string> = {
   internal: "internal-check",
   relayed: "internal-check",
   state: "precondition",
-  path: "precondition",
+  path: "path-condition",
   callee: "precondition",
   always: "unconditional",
   expansion: "in-macro",
@@ -304,11 +307,6 @@ function quoteMessage(m: string): string {
   return `"${one.length > 90 ? `${one.slice(0, 87)}…` : one}"`;
 }
 
-
-/** True for `Drop::drop`: rustc rejects calling it (E0040), and a panic there while unwinding aborts. */
-function isDrop(fn: FunctionFact | undefined): boolean {
-  return fn !== undefined && fn.name === "drop" && /(?:^|::)Drop$/.test(fn.implTrait ?? "");
-}
 
 /** True when the record's crate is a proc-macro crate (`facts.crateKind`, when the facts hold it): its panics are compile errors. */
 function inProcMacro(facts: RecordFacts): boolean {
@@ -447,7 +445,8 @@ function reachSentences(fn: FunctionFact | undefined, facts: RecordFacts): strin
     if (facts.macro === "macro_rules") situations.push("In the body of a `macro_rules!` macro: every expansion that takes this arm contains it.");
     return situations;
   }
-  if (fn.implTrait !== null) situations.push(`${code(fn.name)} implements ${code(`${fn.implTrait}::${fn.name}`)} for ${code(fn.implType ?? "")}: every call of that trait method on this type gets there.`);
+  if (isDrop(fn)) situations.push(`It is the destructor of ${code(fn.implType ?? "")}: it runs whenever such a value is dropped (at the end of its scope, by \`drop(value)\`, or with what holds it); no code calls it directly (E0040).`);
+  else if (fn.implTrait !== null) situations.push(`${code(fn.name)} implements ${code(`${fn.implTrait}::${fn.name}`)} for ${code(fn.implType ?? "")}: every call of that trait method on this type gets there.`);
   else if (fn.traitName !== null) situations.push(`${code(fn.name)} is a default method of trait ${code(fn.traitName)}: implementations that do not override it get there.`);
   else if (fn.visibility === "pub") situations.push(`${code(`pub fn ${fn.name}`)}${fn.implType === null ? "" : ` of ${code(`impl ${fn.implType}`)}`}: callable from other modules (whether the crate re-exports it is not in this file).`);
   else if (fn.visibility !== null) situations.push(`${code(`${fn.visibility} fn ${fn.name}`)}: callable only where that visibility allows.`);
@@ -482,7 +481,7 @@ function otherSitesSentence(facts: RecordFacts): string | null {
     // Note: an owner not found is said as nothing: the place alone (the owner is read by a scan of the text, which may miss it).
     return `${o.owner === "" ? code(`${o.path}:${o.line}`) : `${code(o.owner)} (${code(`${o.path}:${o.line}`)})`}${when}`;
   });
-  return `The same message is also raised ${others.length === 1 ? "at one other site" : `at ${others.length} other sites`}: ${shown.join("; ")}${others.length > 6 ? `; and ${others.length - 6} more` : ""}.`;
+  return `The catalog finds the same message ${others.length === 1 ? "at one other site" : `at ${others.length} other sites`} too: ${shown.join("; ")}${others.length > 6 ? `; and ${others.length - 6} more` : ""}.`;
 }
 
 /** How a site's construct is named in prose: the macro, the method, or the call that carries the message. */
@@ -554,7 +553,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   else if (framing.frame === "input" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs}. Users do not call it directly: the values come through the public calls that reach it.`);
   else if (carrier !== null && who !== null && decidingText !== null) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs}. Users do not call ${who} themselves; ${carrierSentence(carrier, who)} So a call of ${code(carrier.entry.symbol)} gets here when ${renamed(decidingText, carrier)}, for ${carrier.named}; what ${code(carrier.entry.symbol)} does before that call (an earlier check, an early return) is not worked out here.`);
   else if (framing.frame === "relayed" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs ?? `the value ${who} is called on (\`self\`)`}. Users do not call ${who} themselves: they get there only through other functions of the crate (the trigger names them). Whether those ever pass it such ${inputs === null ? "a value" : "values"}, or check what they are given first, is not worked out here; that a value of the user's is passed on unchanged and is the cause is a guess, not a finding.`);
-  else if (framing.frame === "internal" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers in the crate pass: it ${fails} when ${decidingText}, a check of ${inputs}. No public function of the crate is known to call it: the crate's own calls pass what it checks, and a failure means one of them passed a value ${who} does not accept.`);
+  else if (framing.frame === "internal" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers in the crate pass${framing.readsSelf ? " against its own state" : ""}: it ${fails} when ${decidingText}, a check of ${inputs}${framing.readsSelf ? " and of `self`" : ""}. No public function of the crate is known to call it: only the crate's own code gets there, so a failure means that code broke what ${who} assumes (a bug of the crate, or a use of it the crate does not foresee).`);
   else if (framing.frame === "state" && who !== null && decidingText !== null) doc.push(`It panics when ${decidingText}: a check of the value ${who} is called on (\`self\`), as the calls before left it.`);
   else if (framing.frame === "invariant" && kind.includes("assert") && decidingText !== null && framing.throughEffects.length > 0) doc.push(`It panics when ${decidingText}. The check reads ${framing.throughEffects.length === 1 ? "the parameter" : "the parameters"} ${list(framing.throughEffects.map(code))} of ${who} only through a \`let\` whose value a call with effects gives (it changes or reads state beside its arguments): it tests what that call answered, and reads as an assumption of the code; failing it means a state the code holds impossible.`);
   else if (fixed && decidingText !== null) doc.push(`It panics when ${decidingText}. The check reads no variable, parameter or type parameter: both sides are fixed when the crate is compiled, so it fails on every run that gets here or on none, whatever a caller passes.`);
@@ -593,7 +592,9 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   if (facts.macro !== null) {
     // Note: in another macro's tokens the conditions of the code that panics are not in the tree.
     solutions.push(`The panic is in code made from ${facts.macro === "macro_rules" ? `\`macro_rules! ${facts.items.at(-1)?.name ?? ""}\`` : `the tokens of ${inMacro}`}: read the expanded code (e.g. with \`cargo expand\`) for the conditions that lead to it.`);
-    tips.push("Check the inputs of code generated by macros as you would check the macro's own arguments.");
+    // Note: a `todo!`/`unimplemented!` there always panics once reached, and an `unreachable!` claims no input gets there: no input of theirs to check.
+    if (kind === "todo" || kind === "unimplemented") tips.push("Before relying on the code the macro writes, check which cases it implements.");
+    else if (kind !== "unreachable") tips.push("Check the inputs of code generated by macros as you would check the macro's own arguments.");
   } else switch (framing.frame) {
     case "error": {
       const handler = lastClosure(facts);
@@ -645,7 +646,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
       if (!users) solutions.push(`Find the public call of ${facts.crate === null ? "the crate" : code(facts.crate)} your code makes that gets to ${callee}, and give it input for which ${avoid}.`);
       else if (kind.includes("assert") && last?.kind === "assert") solutions.push(`Call ${callee} only with ${names} such that ${assertion(last)}${steps.length > 1 ? ` (checked when ${steps.slice(0, -1).join(", then ")})` : ""}.`);
       else solutions.push(`Call ${callee} only with ${names} for which ${avoid}: other input ${kind === "declared-call" ? "fails the check" : "panics"}.`);
-      if (guards.validationCode !== null) solutions.push(`Check the arguments first with the validation code, which tests the same condition and returns the message as an \`Err\`.`);
+      if (guards.validationCode !== null) solutions.push(`Check the arguments first with the validation code, which tests the same condition and returns ${withoutValues(message) === message ? "the message" : "the message's text, its values left out,"} as an \`Err\`.`);
       solutions.push("If you own the code, return an error for such input instead of panicking.");
       tips.push(framing.configFields.length > 0 ? "Set configuration fields to values the code accepts when the configuration is built, and test that configuration once." : users ? `Validate the arguments of ${callee} where they enter your program.` : "Validate what you pass to the public calls that reach it where it enters your program.");
       break;
@@ -660,9 +661,10 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
         ? `${callee} panics when ${decidingText}: the condition reads what a call with effects (a channel, a lock, I/O, another task) answered at run time, which no check of the arguments decides beforehand; handle that answer where it comes in.`
         : handed
         ? `${callee} panics when ${decidingText}: what decides it is what the function called there answers, which is not followed into that function here; read it for when it gives that answer.`
-        : `${callee} panics when ${decidingText}, on values it computes itself: read how they come from its arguments to find the input that leads there, and avoid it.`);
+        : users
+        ? `${callee} panics when ${decidingText}, on values it computes itself: what leads there (its arguments, the state it reads) is not worked out here; read the excerpt for how those values come about.`
+        : `${callee} panics when ${decidingText}, on values it computes itself, and users reach it only through other code of ${facts.crate === null ? "the crate" : code(facts.crate)}: run with \`RUST_BACKTRACE=1\` to see which of your calls led here; what leads there is not worked out here.`);
       solutions.push("If you own the code, handle that case with an error value instead of a panic.");
-      if (fn !== undefined && fn.params.length > 0) tips.push(`Validate the arguments of ${callee} where they enter your program.`);
       break;
     }
     case "callee":
@@ -748,9 +750,10 @@ function exampleFixOf(kind: SiteKind, message: string, framing: Framing, guards:
   if (kind !== "expect" || last?.kind !== "expect" || last.receiver === undefined || !takesText(fn.returnType)) return null;
   const recv = last.receiver.replace(/\s+/g, " ").trim();
   const literal = rustString(message);
+  const fixed = rustString(withoutValues(message));
   const what = receiverKind(recv);
-  if (what === "option") return `// before\nlet value = ${recv}.expect(${literal});\n// after (in ${code(nameOf(fn))}, which returns a Result)\nlet Some(value) = ${recv} else {\n    return Err(${literal}.into());\n};`;
-  if (what === "result") return `// before\nlet value = ${recv}.expect(${literal});\n// after (in ${code(nameOf(fn))}, which returns a Result)\nlet value = ${recv}.map_err(|e| format!("{}: {e:?}", ${literal}))?;`;
+  if (what === "option") return `// before\nlet value = ${recv}.expect(${literal});\n// after (in ${code(nameOf(fn))}, which returns a Result)\nlet Some(value) = ${recv} else {\n    return Err(${fixed}.into());\n};`;
+  if (what === "result") return `// before\nlet value = ${recv}.expect(${literal});\n// after (in ${code(nameOf(fn))}, which returns a Result)\nlet value = ${recv}.map_err(|e| format!("{}: {e:?}", ${fixed}))?;`;
   return null;
 }
 
@@ -868,7 +871,7 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
     macroCrate
       ? `${facts.crate === null ? "This crate" : code(facts.crate)} is a proc-macro crate: an error value it makes reaches its users only through the macro's output, which proc macros commonly turn into a compile error of the user's crate (\`syn::Error::to_compile_error\`, \`compile_error!\`); how this crate does is not worked out here.`
       : "It is an error value returned to the caller, not a panic: the program goes on unless a caller calls `unwrap()` or `expect()` on it, which panics with its Debug form.",
-    ...onlyHoles(message),
+    ...onlyHoles(message, value ? (errorClass ?? "the error") : null),
   ];
   if (value && steps.length > 0) doc.push(`It is returned when ${steps.join(", then ")}.`);
   const subject = fn === undefined ? "Here" : `In ${code(`fn ${fn.name}`)}`;
@@ -898,7 +901,10 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
     : [`Handle the error where ${value && closure === undefined ? `${callee} returns it` : "it reaches your code"}: \`match\` on the \`Result\`, or pass it on with \`?\`; \`unwrap()\` and \`expect()\` turn it into a panic.`];
   if (errorClass !== null && errorClass.includes("::")) solutions.push(`To handle this case apart from the others, match the \`${errorClass.slice(errorClass.lastIndexOf("::") + 2)}\` variant of \`${errorClass.slice(0, errorClass.lastIndexOf("::"))}\`.`);
   // Note: a path condition of branches alone says what a caller can check beforehand; one through a loop or a closure does not.
-  if (value && steps.length > 0 && facts.conditions.every((c) => c.kind === "if" || c.kind === "match" || c.kind === "if-let" || c.kind === "let-else")) solutions.push(`It is not returned unless ${steps.join(", then ")}: check that beforehand to avoid it.`);
+  // Note: and only where users call the function and the conditions read nothing but its parameters: a local or `self`'s state is no caller's to check.
+  const params = new Set((fn?.params ?? []).flatMap((p) => boundNames(p.pattern)));
+  const checkable = fn !== undefined && calledByUsers(fn, facts) && facts.conditions.every((c) => readNames(conditionSource(c)).every((n) => params.has(n)));
+  if (value && checkable && steps.length > 0 && facts.conditions.every((c) => c.kind === "if" || c.kind === "match" || c.kind === "if-let" || c.kind === "let-else")) solutions.push(`It is not returned unless ${steps.join(", then ")}: check that beforehand to avoid it.`);
   const tags = ["rust", kind, ...(facts.crate === null ? [] : [facts.crate]), ...facts.gates.flatMap((g) => {
     const f = /^feature\s*=\s*"([^"]+)"$/.exec(g);
     return f ? [`feature-${f[1]}`] : [];
@@ -913,7 +919,7 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
     validationCode: null,
     typeGuard: null,
     tryCatchPattern: null,
-    preventionTips: ["Propagate a returned error with `?` or handle it with `match`; keep `unwrap()` and `expect()` out of code that users run."],
+    preventionTips: [macroCrate ? "Check the macro's input (the item, its attributes) against the macro's documentation: the error is reported where the macro expands, in the user's build." : "Propagate a returned error with `?` or handle it with `match`; keep `unwrap()` and `expect()` out of code that users run."],
     tags: [...new Set(tags)],
     backgroundTag: "returned-error",
   };
@@ -922,7 +928,7 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
 /** The envelope with the analysis fields, facts and related ids filled in, and the repository's own words (`own`: its tests; words.ts); a new value. */
 export function analyzeEnvelope(envelope: Envelope, facts: RecordFacts, sameFunction: readonly Peer[], relatedIds: readonly string[], own?: OwnWords): Envelope {
   const first = envelope.occurrences[0]!;
-  const fields = withOwnWords(analysisFields(first.kind, envelope.record.errorMessage, envelope.record.filePath, envelope.record.lineNumber, facts, sameFunction, envelope.record.errorClass, first.source), facts, own);
+  const fields = withOwnWords(analysisFields(first.kind, envelope.record.errorMessage, envelope.record.filePath, envelope.record.lineNumber, facts, sameFunction, envelope.record.errorClass, first.source), facts, own, envelope.record.errorMessage);
   return withAnalysis(envelope, fields, facts, relatedIds);
 }
 

@@ -43,6 +43,8 @@ export interface Framing {
   readonly deciding: readonly Condition[];
   /** True when the deciding conditions call with effects (`block_on(rx)`, `recv()`): they test what the world answered at run time. */
   readonly effects: boolean;
+  /** True when they also read the state of the value the method is called on (`self`, not a configuration's fields), directly or through the `let`s before them. */
+  readonly readsSelf: boolean;
 }
 
 /** Option/Result methods that call their closure argument only on None or Err. */
@@ -91,8 +93,14 @@ export function conditionSource(c: Condition): string {
  * world's as much as the caller's.
  */
 function paramsBehind(fn: FunctionFact, facts: SiteFacts, names: readonly string[], effects = false): string[] {
-  const conditions = facts.conditions;
   const params = fn.params.flatMap((p) => boundNames(p.pattern));
+  const found = namesBehind(fn, facts, names, effects);
+  return params.filter((p) => found.has(p));
+}
+
+/** The names `names` come from, themselves included: through the patterns and `let`s of the path and the function, as `paramsBehind` follows them. */
+function namesBehind(fn: FunctionFact, facts: SiteFacts, names: readonly string[], effects: boolean): Set<string> {
+  const conditions = facts.conditions;
   const pending = new Set(names);
   const follow = (stmts: readonly string[]) => {
     for (let i = stmts.length - 1; i >= 0; i--) {
@@ -115,9 +123,7 @@ function paramsBehind(fn: FunctionFact, facts: SiteFacts, names: readonly string
     for (const r of readNames(c.kind === "match" ? (c.scrutinee ?? "") : (c.value ?? ""))) pending.add(r);
   }
   follow(fn.lets);
-  const found = new Set<string>();
-  for (const n of [...names, ...pending]) if (params.includes(n)) found.add(n);
-  return params.filter((p) => found.has(p));
+  return new Set([...names, ...pending]);
 }
 
 /** The configuration fields a condition's source reads. */
@@ -141,6 +147,11 @@ export function isCatchAll(pattern: string): boolean {
 /** True when the message says the path is not implemented or not supported. */
 export function saysMissing(message: string): boolean {
   return MISSING_TEXT.test(message);
+}
+
+/** True for `Drop::drop`: rustc rejects calling it (E0040), and a panic there while unwinding aborts. */
+export function isDrop(fn: FunctionFact | undefined): boolean {
+  return fn !== undefined && fn.name === "drop" && /(?:^|::)Drop$/.test(fn.implTrait ?? "");
 }
 
 /** True when the function's visibility lets code outside its module call it: `pub`, a trait's method, or an implementation of one (a visibility test only: its module may still be out of users' reach). */
@@ -195,7 +206,8 @@ export function frameOf(kind: SiteKind, message: string, facts: SiteFacts): Fram
   const declared = new Set([...genericNames(fn?.generics ?? null), ...genericNames(fn?.implGenerics ?? null)]);
   const generics = [...new Set([...typeNames(sources), ...lex(sources).filter((t) => t.kind === "ident").map((t) => t.text)])].filter((n) => declared.has(n) && !n.startsWith("'")).sort();
   const effects = mayHaveEffects(sources);
-  const of = (frame: Frame): Framing => ({ frame, params, throughEffects, generics, configFields, deciding, effects });
+  const readsSelf = fn?.receiver != null && !(fn.implType !== null && CONFIG_TYPE.test(fn.implType)) && namesBehind(fn, facts, reads, false).has("self");
+  const of = (frame: Frame): Framing => ({ frame, params, throughEffects, generics, configFields, deciding, effects, readsSelf });
   if (kind === "expect" || kind === "expect-err") return of("error");
   if (facts.macro !== null) return of("expansion");
   if (kind === "todo") return of("missing");

@@ -15,6 +15,7 @@
  * `RefCell`) is not visible in the syntax tree: a guard over such a parameter can be wrong.
  */
 import type { Condition, FunctionFact, SiteFacts } from "../schema-types.generated.js";
+import { withoutValues } from "../message.js";
 import { boundNames, constantNames, genericNames, headPaths, mayHaveEffects, operand, readNames, rustString, typeNames } from "./rust.js";
 
 /** What the generator produced, and why a form is missing. */
@@ -198,6 +199,6 @@ function functionForm(fn: FunctionFact, expr: string, reads: readonly string[], 
   // Note: the guard exists in the same builds as the panic: its gates become one `#[cfg]`.
   const cfg = gates.length === 0 ? "" : `#[cfg(${gates.length === 1 ? gates[0] : `all(${gates.join(", ")})`})]\n`;
   const typeGuard = `${cfg}fn would_panic${head} -> bool${where} {\n${body([...lets, expr])}\n}`;
-  const validationCode = `${cfg}fn check${head} -> Result<(), &'static str>${where} {\n${body([...lets, `let reaches = ${expr};`, `if reaches {\n    return Err(${rustString(message)});\n}`, "Ok(())"])}\n}`;
+  const validationCode = `${cfg}fn check${head} -> Result<(), &'static str>${where} {\n${body([...lets, `let reaches = ${expr};`, `if reaches {\n    return Err(${rustString(withoutValues(message))});\n}`, "Ok(())"])}\n}`;
   return { typeGuard, validationCode, lets };
 }

@@ -6,6 +6,7 @@
  * `fields.ts` wrote and the record's facts in, the fields with these sentences added out.
  */
 import type { DocQuote, EntryPoint, RecordFacts, Reproduction } from "../schema-types.generated.js";
+import { conditionSource, isDrop } from "./frame.js";
 import type { RecordReach } from "./reach.js";
 
 /** What the prose reads besides the facts: the record's reproductions and the test to show. */
@@ -16,6 +17,8 @@ interface Prose {
   readonly documentation: string;
   readonly triggerScenarios: string;
   readonly exampleFix: string | null;
+  /** The record's tags: `precondition` or `internal-check` where input decides the panic. */
+  readonly tags?: readonly string[];
 }
 
 /** Longest quote, in characters, before it is cut with `…`. */
@@ -54,7 +57,7 @@ function entryPhrase(e: EntryPoint): string {
 }
 
 /** `fields` with the docs' words, the entry points and the reproductions added to its prose, and an example fix from a test when one panics with the message. */
-export function withOwnWords<F extends Prose>(fields: F, facts: RecordFacts, own: OwnWords | undefined): F {
+export function withOwnWords<F extends Prose>(fields: F, facts: RecordFacts, own: OwnWords | undefined, message = ""): F {
   const docs = facts.docs ?? [];
   const entries = facts.entryPoints ?? [];
   const documentation: string[] = [fields.documentation];
@@ -69,11 +72,15 @@ export function withOwnWords<F extends Prose>(fields: F, facts: RecordFacts, own
   const sure = outside.filter((e) => e.confidence !== "name");
   const implTrait = facts.function?.implTrait ?? null;
   // Note: a trait impl's method is callable wherever the type and the trait are: the module it is written in does not matter.
-  if (itself !== undefined && implTrait !== null) trigger.push(`Users call ${code(itself.symbol)} itself, through \`impl ${implTrait} for ${facts.function?.implType ?? ""}\`: a trait's methods are callable wherever the type and the trait are, whatever module the impl is written in.`);
+  if (itself !== undefined && isDrop(facts.function)) trigger.push(`It runs when a value of ${code(facts.function?.implType ?? "")} is dropped: Rust calls \`Drop::drop\` itself, and no code may call it (E0040).`);
+  else if (itself !== undefined && implTrait !== null) trigger.push(`Users call ${code(itself.symbol)} itself, through \`impl ${implTrait} for ${facts.function?.implType ?? ""}\`: a trait's methods are callable wherever the type and the trait are, whatever module the impl is written in.`);
   else if (itself !== undefined) trigger.push(`Users call ${code(itself.symbol)} itself: it is public, in a module its crate's root makes reachable.`);
   // Note: a path with a link matched by name alone is left out of the prose (the facts list it, with its confidence).
   if (sure.length > 0) trigger.push(`Users reach it through ${sure.map(entryPhrase).join("; ")}.`);
-  for (const d of docs) if (d.of === "entry-point" && d.panics !== null) trigger.push(ended(`The docs of ${code(d.symbol)} say under “# Panics”: ${quote(d.panics)}`));
+  const about = aboutSite(message, facts);
+  // Note: an entry point that calls the site's function itself speaks of it in its section whatever the words.
+  const direct = new Set(entries.filter((e) => e.via.length <= 2).map((e) => e.symbol));
+  for (const d of docs) if (d.of === "entry-point" && d.panics !== null && (direct.has(d.symbol) || about(d.panics))) trigger.push(ended(`The docs of ${code(d.symbol)} say under “# Panics”: ${quote(d.panics)}`));
   // Note: a test is said to reach the site and to expect a message the record's pattern accepts, not to raise this very record: several checks may print the text it expects.
   const reaching = (own?.reproductions ?? []).filter((r) => r.how === "should-panic-reached");
   const expecting = (own?.reproductions ?? []).filter((r) => r.how === "should-panic-text");
@@ -81,8 +88,39 @@ export function withOwnWords<F extends Prose>(fields: F, facts: RecordFacts, own
   if (expecting.length > 0) trigger.push(`The repository's \`#[should_panic]\` ${expecting.length === 1 ? "test" : "tests"} ${listed(expecting)} ${expecting.length === 1 ? "expects" : "expect"} a message its pattern accepts.`);
   const example = own?.example ?? null;
   // Note: a repository's own test that panics with the message shows the failing call as the code shows it: it is the "before" whenever there is one.
-  const exampleFix = example === null ? fields.exampleFix : exampleOf(example, docs.find((d) => d.panics !== null) ?? null);
+  const input = (fields.tags ?? []).some((t) => t === "precondition" || t === "internal-check");
+  const exampleFix = example === null ? fields.exampleFix : exampleOf(example, docs.find((d) => d.panics !== null) ?? null, input);
   return { ...fields, documentation: documentation.join(" "), triggerScenarios: trigger.join(" "), exampleFix };
+}
+
+/** English words too common to tie two texts together (no repository's words). */
+const COMMON = new Set("this that with from have when will does must been than then into only what which their there where also each other should would could because before after these those being more most some such they them your value values".split(" "));
+
+/** The words of a text that may tie it to another: names and words of four letters or more, lowercased, a plural's `s` dropped, common English left out. */
+function contentWords(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/[A-Za-z_][A-Za-z0-9_]{3,}/g)) {
+    const w = m[0].toLowerCase().replace(/s$/, "");
+    if (!COMMON.has(w) && !COMMON.has(`${w}s`)) out.add(w);
+  }
+  return out;
+}
+
+/**
+ * Whether an entry point's `# Panics` section speaks of this site: it shares two words with the
+ * message (its one word, if it has only one), or one with the site's conditions (a name the
+ * check reads). Another panic of that function (a shape check quoted for a path not
+ * implemented) is left out.
+ */
+function aboutSite(message: string, facts: RecordFacts): (panics: string) => boolean {
+  const said = contentWords(message);
+  const checked = contentWords(facts.conditions.map(conditionSource).join(" "));
+  // Note: a message without words of its own (`{}`) and a check reading nothing leave nothing to tell it by: the section is kept.
+  if (said.size === 0 && checked.size === 0) return () => true;
+  return (panics) => {
+    const words = [...contentWords(panics)];
+    return words.filter((w) => said.has(w)).length >= Math.min(2, said.size) && said.size > 0 || words.some((w) => checked.has(w));
+  };
 }
 
 /** Up to three tests by name and place, and how many more. */
@@ -91,10 +129,11 @@ function listed(tests: readonly Reproduction[]): string {
 }
 
 /** A test's body as the "before" of an example fix; the "after" names what the docs ask of the input, when they say. */
-function exampleOf(example: NonNullable<OwnWords["example"]>, panics: DocQuote | null): string {
+function exampleOf(example: NonNullable<OwnWords["example"]>, panics: DocQuote | null, input: boolean): string {
   const lines = example.body.split("\n");
   const indent = Math.min(...lines.filter((l) => l.trim() !== "").map((l) => /^\s*/.exec(l)![0].length));
   const body = lines.map((l) => l.slice(Math.min(indent, /^\s*/.exec(l)![0].length))).join("\n");
-  const after = panics === null ? ["// after: pass input for which the failing check holds, or check it before the call."] : [`// after: check the input before the call; the docs of \`${panics.symbol}\` say it panics:`, ...panics.panics!.split("\n").map((l) => `// ${l}`.trimEnd())];
+  // Note: where no input of the caller's decides the panic (a state, another task's panic), what to change is what the test does, not an argument.
+  const after = panics === null ? [input ? "// after: pass input for which the failing check holds, or check it before the call." : "// after: avoid what this test does to get here; the conditions above say what leads to the panic."] : [`// after: check the input before the call; the docs of \`${panics.symbol}\` say it panics:`, ...panics.panics!.split("\n").map((l) => `// ${l}`.trimEnd())];
   return [`// before: the repository's test \`${example.name}\` (${example.path}:${example.line}) panics with this message`, body, ...after].join("\n");
 }
