@@ -120,6 +120,8 @@ export class SymbolIndex {
   private readonly callees: number[][] = [];
   /** For a caller and a callee (`caller>callee`), the callee's parameters the caller fills with its own unchanged: callee's name → caller's (`self` for the receiver). */
   private readonly flows = new Map<string, ReadonlyMap<string, string>>();
+  /** `calleeCount` of each node asked about so far. */
+  private readonly calleeCounts: (number | undefined)[] = [];
 
   /** Builds the index of `files`; `moduleOf` names each file's package and module (the one seam for the workspace's layout). */
   constructor(files: readonly IndexedFile[], layout: ModuleOf) {
@@ -393,11 +395,14 @@ export class SymbolIndex {
     return out;
   }
 
-  /** How many distinct functions `id` calls. */
+  /** How many distinct functions `id` calls (counted once per node: the entry points' sort asks for it per comparison). */
   private calleeCount(id: number): number {
+    const known = this.calleeCounts[id];
+    if (known !== undefined) return known;
     const links = this.callees[id]!;
     const seen = new Set<number>();
     for (let k = 0; k < links.length; k += 2) seen.add(links[k]!);
+    this.calleeCounts[id] = seen.size;
     return seen.size;
   }
 
