@@ -448,12 +448,13 @@ export class SymbolIndex {
     for (const id of back.ids()) {
       const node = this.nodes[id]!;
       if (!node.public) continue;
-      found.push({ symbol: node.symbol, path: node.path, line: node.line, via: back.via(id), confidence: back.confidence(id)!, through: back.through(id), carries: id === target.id ? [] : this.carried(target, back.chain(id)), node });
+      found.push({ symbol: node.symbol, path: node.path, line: node.line, via: back.via(id), confidence: back.confidence(id)!, through: back.through(id), carries: [], node });
     }
     const group = (e: EntryPoint) => (e.node.id === target.id ? 0 : traitMethod(e.node) ? 2 : 1);
     const broad = (e: EntryPoint) => (e.node.id !== target.id && this.calleeCount(e.node.id) > BROAD_CALLEES ? 1 : 0);
     found.sort((a, b) => broad(a) - broad(b) || group(a) - group(b) || RANK[a.confidence] - RANK[b.confidence] || a.via.length - b.via.length || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0) || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
-    return found.slice(0, MAX_ENTRY_POINTS);
+    // Note: what each listed one carries is read once the list is cut (it ranks nothing).
+    return found.slice(0, MAX_ENTRY_POINTS).map((e) => (e.node.id === target.id ? e : { ...e, carries: this.carried(target, back.chain(e.node.id)) }));
   }
 
   /**
