@@ -78,6 +78,7 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
     }
   }
   const entryCache = new Map<number, ReturnType<SymbolIndex["entryPoints"]>>();
+  const callerCache = new Map<number, readonly string[]>();
   return envelopes.map((_, i) => {
     const target = targets[i]!;
     if (target === null) return { entryPoints: [], docs: [], callers: [], reproductions: reproductionsOf(input, linked[i]!, []), example: null };
@@ -91,7 +92,7 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
     return {
       entryPoints: entries.map((x) => ({ symbol: x.symbol, path: x.path, line: x.line, via: [...x.via], confidence: x.confidence, ...(x.through.length === 0 ? {} : { through: [...x.through] }), ...(x.carries.length === 0 ? {} : { carries: x.carries.map(([a, b]) => [a, b] as [string, string]) }) })),
       docs,
-      callers: index.resolvedCallers(target),
+      callers: [...(callerCache.get(target.id) ?? callerCache.set(target.id, index.resolvedCallers(target)).get(target.id)!)],
       reproductions,
       example: best === undefined ? null : { name: best.test.name, path: best.test.path, line: best.test.line, body: best.test.fn.body! },
     };

@@ -120,6 +120,8 @@ export class SymbolIndex {
   private readonly callees: number[][] = [];
   /** For a caller and a callee (`caller>callee`), the callee's parameters the caller fills with its own unchanged: callee's name → caller's (`self` for the receiver). */
   private readonly flows = new Map<string, ReadonlyMap<string, string>>();
+  /** `calleeCount` of each node asked about so far. */
+  private readonly calleeCounts: (number | undefined)[] = [];
 
   /** Builds the index of `files`; `moduleOf` names each file's package and module (the one seam for the workspace's layout). */
   constructor(files: readonly IndexedFile[], layout: ModuleOf) {
@@ -321,32 +323,39 @@ export class SymbolIndex {
       this.callers[callee]!.push(caller, rank);
       this.callees[caller]!.push(callee, rank);
     };
+    const linked = new Int32Array(this.nodes.length);
     for (const { node, file, owner, calls: list, generics, passes } of calls) {
       if (file !== resolvedIn) (resolved.clear(), (resolvedIn = file));
       const byKey = resolved.get(owner) ?? resolved.set(owner, new Map()).get(owner)!;
       const pkg = moduleOf(file.path).package;
       const inPackage = byPackage.get(pkg) ?? byPackage.set(pkg, new Map()).get(pkg)!;
-      const seen = new Set<number>();
+      // Note: a callee already linked from this node has `linked[callee] === node + 1` (one array for all nodes, not a set per node).
       for (const written of list) {
-        const sep = written.endsWith("!") ? -1 : written.lastIndexOf("::");
+        const macro = written.endsWith("!");
+        const sep = macro ? -1 : written.lastIndexOf("::");
         // Note: a type parameter shadows any type of its name.
-        const key = sep > 0 && generics.includes(written.slice(0, sep)) ? `${ANY_TYPE}${written.slice(sep)}` : written;
-        const anywhere = !key.endsWith("!") && !key.startsWith("self.") && (key.startsWith(".") || key.includes("::"));
-        const [all, rank, impls] = resolution(key, file, owner, anywhere ? inPackage : byKey);
+        const shadowed = sep > 0 && generics.length > 0 && generics.includes(written.slice(0, sep));
+        const key = shadowed ? `${ANY_TYPE}${written.slice(sep)}` : written;
+        const self = !shadowed && written.startsWith("self.");
+        const method = !shadowed && written.startsWith(".");
+        const anywhere = shadowed || (!macro && !self && (method || sep >= 0));
+        const found = resolution(key, file, owner, anywhere ? inPackage : byKey);
+        const all = found[0];
+        const rank = found[1];
         // Note: where types of the same name have the method, the one the caller's file means by the name (a `self.` call: the caller's own type).
-        const type = key !== written || key.startsWith(".") ? null : key.startsWith("self.") ? owner : sep > 0 ? key.slice(0, sep) : null;
-        const typed = type !== null && all.length > 1 && rank <= RANK.path ? ofType(all, type, file) : null;
+        const type = shadowed || method || all.length <= 1 || rank > RANK.path ? null : self ? owner : sep > 0 ? written.slice(0, sep) : null;
+        const typed = type !== null ? ofType(all, type, file) : null;
         const ids = typed ?? all;
         const sure = typed !== null && typed.length === 1 ? RESOLVED : rank;
         for (const id of ids) {
-          if (id === node || seen.has(id)) continue;
-          seen.add(id);
+          if (id === node || linked[id] === node + 1) continue;
+          linked[id] = node + 1;
           link(node, id, sure);
           if (passes !== undefined) this.noteFlow(node, id, written, passes);
         }
-        for (const id of impls) {
-          if (id === node || seen.has(id)) continue;
-          seen.add(id);
+        for (const id of found[2]) {
+          if (id === node || linked[id] === node + 1) continue;
+          linked[id] = node + 1;
           link(node, id, TYPE_PARAMETER);
           if (passes !== undefined) this.noteFlow(node, id, written, passes);
         }
@@ -364,17 +373,18 @@ export class SymbolIndex {
   private noteFlow(caller: number, callee: number, written: CallFact, passes: NonNullable<FunctionSymbol["passes"]>): void {
     const fn = this.nodes[callee]!.fn;
     if (fn === null) return;
-    const map = new Map<string, string>();
-    const method = written.startsWith(".") || written.startsWith("self.");
-    if (written.startsWith("self.") && fn.receiver) map.set("self", "self");
-    const shift = fn.receiver && !method ? 1 : 0;
+    const self = written.startsWith("self.");
+    // Note: the map is made only once it gets an entry (most links hand on nothing).
+    let map: Map<string, string> | null = null;
+    if (self && fn.receiver) (map = new Map()).set("self", "self");
+    const shift = fn.receiver && !(self || written.startsWith(".")) ? 1 : 0;
     for (const [call, argument, parameter] of passes) {
       if (call !== written) continue;
       const at = argument - shift;
       const param = at < 0 ? "self" : fn.params?.[at];
-      if (param !== undefined && param !== "") map.set(param, parameter);
+      if (param !== undefined && param !== "") (map ??= new Map()).set(param, parameter);
     }
-    if (map.size > 0) this.flows.set(`${caller}>${callee}`, map);
+    if (map !== null) this.flows.set(`${caller}>${callee}`, map);
   }
 
   /**
@@ -393,11 +403,14 @@ export class SymbolIndex {
     return out;
   }
 
-  /** How many distinct functions `id` calls. */
+  /** How many distinct functions `id` calls (counted once per node: the entry points' sort asks for it per comparison). */
   private calleeCount(id: number): number {
+    const known = this.calleeCounts[id];
+    if (known !== undefined) return known;
     const links = this.callees[id]!;
     const seen = new Set<number>();
     for (let k = 0; k < links.length; k += 2) seen.add(links[k]!);
+    this.calleeCounts[id] = seen.size;
     return seen.size;
   }
 
@@ -435,12 +448,13 @@ export class SymbolIndex {
     for (const id of back.ids()) {
       const node = this.nodes[id]!;
       if (!node.public) continue;
-      found.push({ symbol: node.symbol, path: node.path, line: node.line, via: back.via(id), confidence: back.confidence(id)!, through: back.through(id), carries: id === target.id ? [] : this.carried(target, back.chain(id)), node });
+      found.push({ symbol: node.symbol, path: node.path, line: node.line, via: back.via(id), confidence: back.confidence(id)!, through: back.through(id), carries: [], node });
     }
     const group = (e: EntryPoint) => (e.node.id === target.id ? 0 : traitMethod(e.node) ? 2 : 1);
     const broad = (e: EntryPoint) => (e.node.id !== target.id && this.calleeCount(e.node.id) > BROAD_CALLEES ? 1 : 0);
     found.sort((a, b) => broad(a) - broad(b) || group(a) - group(b) || RANK[a.confidence] - RANK[b.confidence] || a.via.length - b.via.length || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0) || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
-    return found.slice(0, MAX_ENTRY_POINTS);
+    // Note: what each listed one carries is read once the list is cut (it ranks nothing).
+    return found.slice(0, MAX_ENTRY_POINTS).map((e) => (e.node.id === target.id ? e : { ...e, carries: this.carried(target, back.chain(e.node.id)) }));
   }
 
   /**
