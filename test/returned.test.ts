@@ -55,7 +55,7 @@ describe("returned errors: the forms", () => {
     assert.deepEqual(got, expected.sites);
   });
 
-  it("takes no write of a Display that has no text of its own beside other writes (a separator)", async () => {
+  it("makes the writes of one run one text: a separator and a loop's writes are holes of the first write's text", async () => {
     const text = [
       "pub struct RuleError;",
       "impl std::error::Error for RuleError {}",
@@ -71,7 +71,7 @@ describe("returned errors: the forms", () => {
       "}",
     ].join("\n");
     const sites = (await extractFile({ path: "crates/a/src/lib.rs", blob: "0".repeat(40), text })).sites.filter((s) => s.kind === "display-impl");
-    assert.deepEqual(sites.map((s) => [s.line, s.message]), [[5, "unknown rule, expected one of "]]);
+    assert.deepEqual(sites.map((s) => [s.line, s.message, s.runtime]), [[5, "unknown rule, expected one of {}", [{ lit: "unknown rule, expected one of " }, { wild: true }]]]);
   });
 
   it("lays out no file for a candidate that cannot be a site (mayBeSite), and keeps every one that may", () => {
@@ -92,8 +92,8 @@ describe("returned errors: the forms", () => {
     const text = readFileSync(fixture("returned", "forms.rs"), "utf8");
     const sites = await sitesOf(fixture("returned", "forms.rs"), "src/forms.rs");
     const envelopes = envelopesOf(sites, text);
-    // 25 sites: 3 without text of their own, 1 in tests; the two `ParseError::Other` texts are two records.
-    assert.equal(envelopes.length, 22);
+    // 24 sites: 3 without text of their own, 1 in tests; the two `ParseError::Other` texts are two records; `LoadError::Truncated`'s two writes are one text.
+    assert.equal(envelopes.length, 21);
     for (const e of envelopes) {
       assert.equal(e.record.errorType, "error");
       const v = validate("envelope.v2", e, `${e.record.filePath}:${e.record.lineNumber}`);
@@ -161,6 +161,7 @@ const CASES: Readonly<Record<string, { readonly own: readonly [SiteKind, string 
   not_found: { own: [["display-impl", "StoreError::NotFound"]], attribute: "StoreError::NotFound" },
   shape: { own: [["display-impl", "StoreError::Shape"]], attribute: "StoreError::Shape" },
   quota: { own: [["display-impl", "QuotaError"]], attribute: "QuotaError" },
+  rule: { own: [["display-impl", "RuleError"]] },
 };
 
 /** A Rust string's Debug form read back: `"a \"b\"\n"` → `a "b"` and a line feed. */

@@ -284,3 +284,27 @@ describe("the symbol index: entry points that reach much", () => {
     assert.deepEqual(entries(index, "check").map(([symbol, via]) => `${symbol}: ${via}`), ["narrow: narrow → via_one → via_two → check", "run_op: run_op → check"]);
   });
 });
+
+describe("the symbol index: traits of one name and an impl of one for a type of that name", () => {
+  // Two traits named `Error` (in `ser` and `de`); `doc` implements `ser::Error` for its own `Error`; `value` implements `de::Error`.
+  const crate: Source[] = [
+    ["s/src/lib.rs", "s", "", ["pub mod ser;", "pub mod de;", "pub mod doc;", "pub mod value;", "pub mod api;"]],
+    ["s/src/ser.rs", "s", "ser", ["pub trait Error {", "    fn custom(msg: &str) -> Self;", "}"]],
+    ["s/src/de.rs", "s", "de", ["pub trait Error {", "    fn custom(msg: &str) -> Self;", "}"]],
+    ["s/src/doc.rs", "s", "doc", ["use crate::ser;", "pub struct Error;", "impl ser::Error for Error {", "    fn custom(msg: &str) -> Self { unimplemented!() }", "}"]],
+    ["s/src/value.rs", "s", "value", ["use crate::de;", "pub struct Fail;", "impl de::Error for Fail {", "    fn custom(msg: &str) -> Self { panic!(\"{msg}\") }", "}"]],
+    ["s/src/api.rs", "s", "api", [
+      "use crate::de::Error;",
+      "pub fn visit<E: Error>() -> E { Error::custom(\"no enum\") }",
+    ]],
+  ];
+  const index = indexOf(crate);
+
+  it("takes the impl for a type named like its trait as an implementation, not as the trait's own item", () => {
+    assert.deepEqual(entries(index, "Error::custom", "s/src/doc.rs").map(([symbol, via]) => `${symbol}: ${via}`), ["Error::custom: Error::custom"]);
+  });
+
+  it("links a call the file means as `de::Error::custom` to `de::Error`'s implementations only", () => {
+    assert.deepEqual(entries(index, "Fail::custom").map(([symbol, via, confidence]) => `${symbol}: ${via} (${confidence})`), ["Fail::custom: Fail::custom (self)", "visit: visit → Fail::custom (type-parameter)"]);
+  });
+});

@@ -19,7 +19,7 @@
  * at both ends.
  */
 import { type Hit, type Item, ownerAt, type Spot } from "../layout.js";
-import { decodeStringLiteral, isDistinctive } from "../message.js";
+import { decodeStringLiteral, isDistinctive, normalizeParts } from "../message.js";
 import { readFormat } from "../rules/rule.js";
 import { isAsciiWord, isSpace, isStrLiteral, readDelimited, skipTrivia, splitArgs, tokenize, type Token } from "../tokens.js";
 import type { Lines } from "../tree-view.js";
@@ -421,10 +421,67 @@ function displayWrite(file: FileView, spot: Spot): Found | null {
   const errorClass = arm === null ? header.type : classOfArm(tokens, arm, header.type);
   const body = arm ?? bodyOf(tokens);
   const writes = tokens.slice(body.from, body.to).filter((_, j, ts) => isWrite(ts, j)).length;
+  if (writes > 1) {
+    // The writes of one straight run make one text: the write that first has text of its own stands for it.
+    const composed = composedWrites(text, tokens, body);
+    if (composed !== null) return composed.first === spot.at ? found("display-impl", { message: composed.message, parts: composed.parts, whole: true, wrapper: null }, errorClass) : null;
+  }
   // Note: beside other writes, a write with no text of its own (a separator `", "`, a `"{}"`, a name) is a piece of the text they make, not an error's text.
   if (writes > 1 && (written === "dynamic" || !isDistinctive(written.parts))) return null;
   if (written === "dynamic") return found("display-impl", "dynamic", errorClass);
   return found("display-impl", { ...written, whole: writes === 1 }, errorClass);
+}
+
+/**
+ * The text the writes of a `fmt` body (or of a `match self` arm's value) give together, when they
+ * run one after another: each `write!`, `writeln!`, `f.write_str` and `f.write_fmt` of the body's
+ * own level gives its text, and what else uses the formatter (`Debug::fmt(x, f)`, a write in a
+ * loop or a branch) a hole. `first`: the offset of the first write with text of its own. Null when
+ * a `return` may cut the run short, or when no write of the body's level has text of its own.
+ */
+function composedWrites(text: string, tokens: readonly Token[], body: Span): { message: string; parts: MessagePart[]; first: number } | null {
+  let { from, to } = body;
+  // Note: an arm's value written as a block: its writes are those of the block's level.
+  if (tokens[from]?.text === "{" && closeOf(tokens, from) === to - 1) (from += 1), (to -= 1);
+  const formatter = formatterOf(tokens, from, to);
+  if (formatter === null) return null;
+  const parts: MessagePart[] = [];
+  let message = "";
+  let first = -1;
+  const hole = () => {
+    if (parts.at(-1) === undefined || !("wild" in parts.at(-1)!)) (parts.push(WILD), (message += "{}"));
+  };
+  let depth = 0;
+  for (let k = from; k < to; k++) {
+    const t = tokens[k]!;
+    if (t.text === "return") return null;
+    if (t.kind === "open") depth++;
+    else if (t.kind === "close") depth--;
+    if (t.kind !== "ident") continue;
+    const macro = (t.text === "write" || t.text === "writeln") && tokens[k + 1]?.text === "!" && tokens[k + 3]?.text === formatter;
+    const method = (t.text === "write_str" || t.text === "write_fmt") && tokens[k - 1]?.text === "." && tokens[k - 2]?.text === formatter && tokens[k + 1]?.text === "(";
+    if (depth === 0 && (macro || method)) {
+      const written = writeOf(text, { at: t.start, name: t.text, macro });
+      if (written === null || written === "dynamic") hole();
+      else {
+        if (first < 0 && isDistinctive(written.parts)) first = t.start;
+        parts.push(...written.parts);
+        message += written.message + (t.text === "writeln" ? "\n" : "");
+      }
+      k = closeOf(tokens, macro ? k + 2 : k + 1);
+    } else if (t.text === formatter && !(depth === 0 && tokens[k + 1]?.text === "." && (tokens[k + 2]?.text === "write_str" || tokens[k + 2]?.text === "write_fmt"))) hole();
+  }
+  return first < 0 ? null : { message, parts: normalizeParts(parts), first };
+}
+
+/** The formatter a body writes to: the first argument of its first `write!` or `writeln!`, or the receiver of its first `.write_str(` or `.write_fmt(`. */
+function formatterOf(tokens: readonly Token[], from: number, to: number): string | null {
+  for (let k = from; k < to; k++) {
+    const t = tokens[k]!;
+    if ((t.text === "write" || t.text === "writeln") && tokens[k + 1]?.text === "!" && tokens[k + 3]?.kind === "ident" && tokens[k + 4]?.text === ",") return tokens[k + 3]!.text;
+    if ((t.text === "write_str" || t.text === "write_fmt") && tokens[k - 1]?.text === "." && tokens[k - 2]?.kind === "ident" && tokens[k - 3]?.text !== ".") return tokens[k - 2]!.text;
+  }
+  return null;
 }
 
 /** True when the token at `j` starts a write to a formatter (a candidate's, or another way of writing). */
@@ -437,7 +494,7 @@ function isWrite(tokens: readonly Token[], j: number): boolean {
 }
 
 /** The text one write gives: `write!(f, …)`, `writeln!(f, …)` (a line feed after), `f.write_str("…")`, `f.write_fmt(format_args!(…))`. */
-function writeOf(text: string, spot: Spot): Omit<Text, "whole"> | "dynamic" | null {
+function writeOf(text: string, spot: Hit): Omit<Text, "whole"> | "dynamic" | null {
   let i = skipTrivia(text, spot.at + spot.name.length);
   if (spot.macro) {
     if (text[i] !== "!") return null;

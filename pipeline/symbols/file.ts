@@ -36,6 +36,10 @@ export interface FunctionSymbol {
   readonly owner: string | null;
   /** The trait its `impl Trait for Type` block implements, or (for a trait's default method) the trait; null otherwise. */
   readonly trait: string | null;
+  /** True for an item of a `trait` block (a default method or a declaration); absent in an `impl` block, even one of a trait for a type of the same name (`impl ser::Error for Error`). */
+  readonly inTrait?: true;
+  /** Of an `impl a::Trait for Type` block's trait path, the module segment before the trait's name (`ser` of `ser::Error`); absent for a one-segment path. */
+  readonly traitModule?: string;
   /** `pub`, `pub(crate)`, `pub(super)`, … as written; null for none. */
   readonly visibility: string | null;
   /** True when it takes `self`. */
@@ -119,6 +123,7 @@ interface Scope {
   readonly close: number;
   readonly owner?: string | null;
   readonly trait?: string | null;
+  readonly traitModule?: string;
   readonly name?: string;
   readonly pub?: boolean;
   readonly test?: boolean;
@@ -212,6 +217,8 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
         name: next.text,
         owner: ownerScope?.owner ?? null,
         trait: ownerScope?.trait ?? null,
+        ...(ownerScope?.kind === "trait" ? { inTrait: true as const } : {}),
+        ...(ownerScope?.traitModule === undefined ? {} : { traitModule: ownerScope.traitModule }),
         // Note: a trait's methods take the trait's visibility.
         visibility: ownerScope?.kind === "trait" ? (ownerScope.visibility ?? null) : head.visibility,
         receiver,
@@ -245,11 +252,13 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       const header = text.slice(tok.start, t[j]!.start);
       const head = itemHead(text, t, pair, i);
       const owner = word === "trait" ? (next?.kind === "ident" ? next.text : null) : itemName(header, "impl");
-      const trait = word === "trait" ? owner : implTrait(header);
+      const path = word === "trait" ? null : implTrait(header);
+      const trait = word === "trait" ? owner : (path?.at(-1) ?? null);
+      const traitModule = path !== null && path.length > 1 ? path.at(-2)! : undefined;
       if (word === "trait" && owner !== null && !head.test && !inTest()) types.push(typeEntry(owner, head.visibility === "pub"));
       const angle = word === "impl" ? i + 1 : i + 2;
       const generics = t[angle]?.text === "<" ? typeParams(t, pair, angle) : [];
-      stack.push({ kind: word, close: pair[j]!, owner, trait, test: head.test, visibility: head.visibility, ...(generics.length === 0 ? {} : { generics }) });
+      stack.push({ kind: word, close: pair[j]!, owner, trait, ...(traitModule === undefined ? {} : { traitModule }), test: head.test, visibility: head.visibility, ...(generics.length === 0 ? {} : { generics }) });
       i = j;
       continue;
     }
@@ -503,11 +512,11 @@ export function parseDoc(doc: string): DocFact | null {
   return { summary: summary.join(" "), panics, ...(fence === null ? {} : { example: fence[1]!.replace(/\n$/, "") }) };
 }
 
-/** The trait of an `impl Trait for Type` header (its last path segment, without generics), or null. */
-function implTrait(header: string): string | null {
+/** The trait path of an `impl a::Trait for Type` header, by segment without generics (`["a", "Trait"]`), or null. */
+function implTrait(header: string): string[] | null {
   const head = /^impl\s*(?:<(?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*>)?([^{]*)/.exec(header)?.[1]?.replace(/\bwhere\b[\s\S]*$/, "") ?? "";
   const m = /^\s*!?\s*((?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*)\s*(?:<(?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*>)?\s+for\s/.exec(head);
-  return m === null ? null : m[1]!.split("::").at(-1)!.trim();
+  return m === null ? null : m[1]!.split("::").map((x) => x.trim());
 }
 
 /** The `[alias, path]` pairs a `use` tree's tokens declare (`a::{b, c as d, e::*}`). */

@@ -142,6 +142,8 @@ export class SymbolIndex {
     const calls: { node: number; file: IndexedFile; owner: string | null; calls: readonly CallFact[]; generics: readonly string[]; passes?: FunctionSymbol["passes"] }[] = [];
     /** The type (or trait) declarations each method's owner may be, by node. */
     const ownerDecls: (readonly number[] | null)[] = [];
+    /** The trait declarations each method of a trait's `impl` may implement, by node (null for others). */
+    const implDecls: (readonly number[] | null)[] = [];
     for (const file of files) {
       const s = file.symbols;
       if (s === undefined) continue;
@@ -151,17 +153,18 @@ export class SymbolIndex {
       for (const fn of s.functions) {
         const test = file.test || fn.test;
         const symbol = fn.owner === null ? fn.name : `${fn.owner}::${fn.name}`;
-        const traitImpl = fn.trait !== null && fn.owner !== fn.trait;
+        const traitImpl = fn.trait !== null && fn.inTrait !== true;
         const owner = fn.owner === null ? null : types.meant(file, fn.owner, true);
         // Note: a method is callable wherever its type is, whatever module its `impl` is written in; a trait's impl, wherever the type and the trait are.
         const visible = fn.owner === null
           ? fn.visibility === "pub" && fileReachable && fn.modules.every(([, pub]) => pub)
           : traitImpl
-            ? types.reachable(types.meant(file, fn.trait!, false)) && types.reachable(owner!)
+            ? types.reachable(types.traitMeant(file, fn.trait!, fn.traitModule)) && types.reachable(owner!)
             : fn.visibility === "pub" && (owner!.length > 0 ? types.reachable(owner!) : fileReachable && fn.modules.every(([, pub]) => pub));
         const node: SymbolNode = { id: this.nodes.length, path: file.path, symbol, line: fn.line, endLine: fn.endLine, fn, test, public: !test && fn.inMacro === null && visible, doc: fn.doc ?? null };
         this.nodes.push(node);
         ownerDecls.push(owner);
+        implDecls.push(traitImpl ? types.traitMeant(file, fn.trait!, fn.traitModule) : null);
         list.push(node);
         if (fn.owner !== null) push(owned, `${fn.owner}::${fn.name}`, node.id);
         else push(free, fn.name, node.id);
@@ -174,6 +177,7 @@ export class SymbolIndex {
         const node: SymbolNode = { id: this.nodes.length, path: file.path, symbol: `${m.name}!`, line: m.line, endLine: m.line, fn: null, test: file.test, public: false, doc: null };
         this.nodes.push(node);
         ownerDecls.push(null);
+        implDecls.push(null);
         list.push(node);
         push(macros, m.name, node.id);
         calls.push({ node: node.id, file, owner: null, calls: m.calls, generics: [] });
@@ -221,7 +225,7 @@ export class SymbolIndex {
     const usesOf = new Map(files.map((f) => [f.path, new Map((f.symbols?.uses ?? []).map(([alias, path]) => [alias, path]))]));
     const isTraitItem = (id: number) => {
       const fn = this.nodes[id]!.fn;
-      return fn !== null && fn.trait !== null && fn.trait === fn.owner;
+      return fn !== null && fn.inTrait === true;
     };
     /** The implementations of a method `name` of the workspace's traits, with the traits' own items; none past `MAX_IMPLEMENTATIONS`. */
     const anyImplementation = (name: string): number[] => {
@@ -270,7 +274,9 @@ export class SymbolIndex {
       if (sep >= 0) {
         const [qualifier, name] = [key.slice(0, sep), key.slice(sep + 2)];
         if (qualifier === ANY_TYPE) return [[], "type-parameter", anyImplementation(name)];
-        const all = owned.get(key) ?? [];
+        const owners = owned.get(key) ?? [];
+        // Note: where a trait of the qualifier's name declares the method, the path names the trait: an `impl Trait for Trait`-named type's method (`impl ser::Error for Error`) is one of its implementations, not the call's target.
+        const all = owners.some(isTraitItem) ? owners.filter((id) => isTraitItem(id) || this.nodes[id]!.fn!.trait !== qualifier) : owners;
         if (all.length > 0) {
           const near = samePackage(all);
           const ids = near.length === 1 || all.length === 1 ? (near.length === 1 ? near : all) : near.length > 0 ? near : all;
@@ -353,8 +359,12 @@ export class SymbolIndex {
           link(node, id, sure);
           if (passes !== undefined) this.noteFlow(node, id, written, passes);
         }
-        for (const id of found[2]) {
+        // Note: the trait items the call may mean (the one the caller's file means by the name, `de::Error` among traits named `Error`) stand for the implementations of their trait only; where they are of several traits the file does not tell apart, for none.
+        const traits = new Set(ids.flatMap((id) => (isTraitItem(id) ? (ownerDecls[id] ?? []) : [])));
+        const impls = traits.size > 1 ? [] : found[2];
+        for (const id of impls) {
           if (id === node || linked[id] === node + 1) continue;
+          if (traits.size === 1 && implDecls[id] !== null && implDecls[id]!.length > 0 && !implDecls[id]!.some((d) => traits.has(d))) continue;
           linked[id] = node + 1;
           link(node, id, TYPE_PARAMETER);
           if (passes !== undefined) this.noteFlow(node, id, written, passes);
@@ -678,6 +688,15 @@ class TypeTable {
     }
     const near = all.filter((id) => this.decls[id]!.package === where.package);
     return near.length > 0 ? near : all;
+  }
+
+  /** The declarations the trait of an `impl m::Trait for …` in `file` may be: those named `name` in a module so named when `module` is given and any is; else what `name` means in the file. */
+  traitMeant(file: IndexedFile, name: string, module: string | undefined): readonly number[] {
+    if (module !== undefined) {
+      const inModule = (this.byName.get(name) ?? []).filter((id) => this.decls[id]!.module?.at(-1) === module);
+      if (inModule.length > 0) return inModule;
+    }
+    return this.meant(file, name, false);
   }
 
   /** True when users can name one of `decls` (or none is declared: another crate's type): it is `pub` in a module reachable from its crate's root, or a reachable `pub use` names it or its module. */
