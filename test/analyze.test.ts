@@ -11,7 +11,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { analyzeEnvelopes, sameJson } from "../pipeline/analyze/index.js";
-import { lex } from "../pipeline/analyze/rust.js";
+import { declaredKind, lex } from "../pipeline/analyze/rust.js";
 import { buildEnvelopes, groupSites } from "../pipeline/build.js";
 import { applyTestModules, extractFile, LIBRARY_ONLY } from "../pipeline/extract.js";
 import type { Envelope } from "../pipeline/schema-types.generated.js";
@@ -315,5 +315,29 @@ describe("sameJson (how carried-over facts are compared)", () => {
     assert.ok(!sameJson({ a: [1] }, { a: { 0: 1 } }), "an array is not an object");
     assert.ok(!sameJson({ a: "1" }, { a: 1 }));
     assert.ok(!sameJson({ f: { line: 3 } }, { f: { line: 4 } }), "nested");
+  });
+});
+
+describe("declaredKind (an expect's receiver, Option or Result, by what its function declares)", () => {
+  const params = [{ pattern: "fan_in", type: "Option<usize>" }, { pattern: "mut read", type: "std::result::Result<u8, E>" }, { pattern: "n", type: "usize" }];
+  const lets = ["let cached: Option<u8> = None;", "let found = Some(3);", "let parsed = Ok(1);", "let other = make();"];
+
+  it("reads a parameter's type, a let's type or value, a test in the conditions, through methods that keep the kind", () => {
+    assert.equal(declaredKind("fan_in", params, lets, []), "option");
+    assert.equal(declaredKind("read", params, lets, []), "result");
+    assert.equal(declaredKind("fan_in.as_ref()", params, lets, []), "option");
+    assert.equal(declaredKind("cached", params, lets, []), "option");
+    assert.equal(declaredKind("found.take()", params, lets, []), "option");
+    assert.equal(declaredKind("parsed", params, lets, []), "result");
+    assert.equal(declaredKind("self.slot", [], [], ["(ctx.is_set(), self.slot.is_some())"]), "option");
+    assert.equal(declaredKind("job", [], [], ["job.is_err()"]), "result");
+  });
+
+  it("says nothing where the function does not declare it", () => {
+    assert.equal(declaredKind("n", params, lets, []), null);
+    assert.equal(declaredKind("other", params, lets, []), null);
+    assert.equal(declaredKind("self.inner.take()", params, lets, []), null);
+    assert.equal(declaredKind("my_job", [], [], ["job.is_err()"]), null);
+    assert.equal(declaredKind("x.job", [], [], ["job.is_err()"]), null);
   });
 });

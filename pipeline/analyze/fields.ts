@@ -20,7 +20,7 @@ import { withoutValues } from "../message.js";
 import { errorTypeOf } from "../sources/returned.js";
 import { generateGuards, type Guards } from "./guard.js";
 import { calledByUsers, conditionSource, frameOf, type Frame, type Framing, ERROR_HANDLERS, isCatchAll, isDrop } from "./frame.js";
-import { boundNames, genericNames, headPaths, lastCall, lex, passesSelf, readNames, receiverKind, rustString, stdFailure, typeNames } from "./rust.js";
+import { boundNames, declaredKind, genericNames, headPaths, lastCall, lex, passesSelf, readNames, receiverKind, rustString, stdFailure, typeNames } from "./rust.js";
 import { isStrLiteral } from "../tokens.js";
 import { type OwnWords, withOwnWords } from "./words.js";
 import { type PlaceFacts, withPlace } from "../workspace/place.js";
@@ -87,7 +87,7 @@ function itemPath(facts: SiteFacts): string {
 }
 
 /** One step of the path condition in words; snippets in code spans are verbatim source. */
-export function describeCondition(c: Condition): string {
+export function describeCondition(c: Condition, facts: SiteFacts | null = null): string {
   switch (c.kind) {
     case "match": {
       const earlier = c.earlierArms ?? [];
@@ -125,7 +125,7 @@ export function describeCondition(c: Condition): string {
       if (c.condition !== undefined) return `${code(c.condition)} is false`;
       return `${code(c.left ?? "")} and ${code(c.right ?? "")} are ${c.macro?.endsWith("_ne") ? "equal" : "not equal"}`;
     case "expect":
-      return c.method === "expect_err" ? `${c.receiver === undefined ? "the receiver" : code(c.receiver)} is an Ok value` : `${c.receiver === undefined ? "the receiver" : code(c.receiver)} ${emptyState(c.receiver ?? "")}`;
+      return c.method === "expect_err" ? `${c.receiver === undefined ? "the receiver" : code(c.receiver)} is an Ok value` : `${c.receiver === undefined ? "the receiver" : code(c.receiver)} ${emptyState(c.receiver ?? "", facts)}`;
   }
 }
 
@@ -146,7 +146,10 @@ function handlerState(closure: Condition): string {
  * What makes `.expect`/`.unwrap` on `receiver` panic, as far as the syntax shows: an Option's
  * None, a Result's Err, or either when the last call is not one of std's (said as a guess).
  */
-function emptyState(receiver: string): string {
+function emptyState(receiver: string, facts: SiteFacts | null): string {
+  const declared = facts === null ? null : declaredKind(receiver, facts.function?.params ?? [], facts.function?.lets ?? [], facts.conditions.flatMap((c) => [c.condition, c.scrutinee, c.value].filter((x): x is string => x !== undefined)));
+  if (declared === "option") return "holds no value (None)";
+  if (declared === "result") return "is an Err (the panic message ends with the error's Debug form)";
   const kind = receiverKind(receiver);
   const by = lastCall(receiver);
   const why = stdFailure(receiver);
@@ -332,7 +335,7 @@ function avoidance(framing: Framing): string {
   }
   if (only?.kind === "if") return `${code(only.condition ?? "")} is ${only.holds === false ? "true" : "false"}`;
   if (only?.kind === "assert") return assertion(only);
-  return `${d.map(describeCondition).join(", then ")} does not hold`;
+  return `${d.map((c) => describeCondition(c)).join(", then ")} does not hold`;
 }
 
 /** A public function that hands a check's parameters on unchanged (`EntryPoint.carries`), with the pairs of names and the entry point's names in words. */
@@ -477,7 +480,7 @@ function otherSitesSentence(facts: RecordFacts): string | null {
   if (others.length === 0) return null;
   const shown = others.slice(0, 6).map((o) => {
     const framing = o.conditions === undefined ? null : frameOf(o.kind, "", { ...EMPTY_FACTS, conditions: o.conditions });
-    const when = framing === null || framing.deciding.length === 0 ? "" : ` when ${framing.deciding.map(describeCondition).join(", then ")}`;
+    const when = framing === null || framing.deciding.length === 0 ? "" : ` when ${framing.deciding.map((c) => describeCondition(c, facts)).join(", then ")}`;
     // Note: an owner not found is said as nothing: the place alone (the owner is read by a scan of the text, which may miss it).
     return `${o.owner === "" ? code(`${o.path}:${o.line}`) : `${code(o.owner)} (${code(`${o.path}:${o.line}`)})`}${when}`;
   });
@@ -518,8 +521,8 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   const who = fn === undefined ? null : code(nameOf(fn));
   const fnName = fn === undefined ? null : code(`fn ${fn.name}`);
   const gates = gatesText(facts.gates);
-  const steps = facts.conditions.map(describeCondition);
-  const deciding = framing.deciding.map(describeCondition);
+  const steps = facts.conditions.map((c) => describeCondition(c, facts));
+  const deciding = framing.deciding.map((c) => describeCondition(c, facts));
   const inputs = inputsOf(framing, fn);
   const names = list([...framing.params, ...framing.generics, ...framing.configFields].map(code));
   /** A declared call only registers the message: the panic comes where its result is checked. */
@@ -580,7 +583,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   // commonSituations
   const situations: string[] = [buildsSentence(gates), ...reachSentences(fn, facts)];
   // Note: a drop that tests `panicking()` on the way raises nothing while another panic unwinds.
-  if (isDrop(fn) && !facts.conditions.some((c) => /\bpanicking\s*\(\s*\)/.test(describeCondition(c)))) situations.push("It runs in `Drop::drop`: a value dropped while another panic unwinds makes this one abort the process.");
+  if (isDrop(fn) && !facts.conditions.some((c) => /\bpanicking\s*\(\s*\)/.test(describeCondition(c, facts)))) situations.push("It runs in `Drop::drop`: a value dropped while another panic unwinds makes this one abort the process.");
   if (sameFunction.length > 0) situations.push(`The same function raises ${sameFunction.length === 1 ? "another catalogued panic" : `${sameFunction.length} other catalogued panics`}: ${sameFunction.slice(0, 4).map((p) => quoteMessage(p.message)).join("; ")}${sameFunction.length > 4 ? "; …" : ""}.`);
   const others = otherSitesSentence(facts);
   if (others !== null) situations.push(others);
@@ -599,7 +602,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
     case "error": {
       const handler = lastClosure(facts);
       const recv = last?.kind === "expect" && last.receiver !== undefined ? code(last.receiver) : handler?.callee !== undefined ? code(handler.callee.replace(ERROR_HANDLERS, "")) : "the receiver";
-      const state = last?.kind === "expect" && last.receiver !== undefined && kind === "expect" ? emptyState(last.receiver) : handler === undefined ? "is None or an Err" : handlerState(handler);
+      const state = last?.kind === "expect" && last.receiver !== undefined && kind === "expect" ? emptyState(last.receiver, facts) : handler === undefined ? "is None or an Err" : handlerState(handler);
       solutions.push(kind === "expect-err" ? `Make sure ${recv} fails before ${callee} gets to line ${line}: the call panics when it is an Ok value.` : `${callee} panics when ${recv} ${state}.`);
       solutions.push(`If you own the code, return the failure to the caller (\`?\`, \`ok_or\`, a \`match\`) instead of ${kind === "expect" || kind === "expect-err" ? `calling ${label}` : "panicking in the closure"}.`);
       break;
@@ -806,7 +809,7 @@ function compileTimeFields(kind: SiteKind, message: string, path: string, line: 
   const place = placePhrase(facts, path, line);
   const gates = gatesText(facts.gates);
   const check = facts.conditions.at(-1);
-  const fails = check?.kind === "assert" ? ` when ${describeCondition(check)}` : "";
+  const fails = check?.kind === "assert" ? ` when ${describeCondition(check, facts)}` : "";
   return {
     documentation: `${labelOf(kind, source)} ${place}${compiledOnly(gates)}, evaluated while compiling: it is in a \`const\` context. If it fails${fails}, the build that evaluates it stops with rustc's error \`error[E0080]: evaluation panicked: ${quoteMessage(message).slice(1, -1)}\`: ${inGeneric(facts) ? "in a generic item, the build of a crate that uses it with such types (while instantiating it)" : "the build of this crate"}; a running program never panics here.`,
     triggerScenarios: `${inGeneric(facts) ? "Building code that uses it" : "Building the crate"}${gates === "" ? "" : ` with ${gates}`} for a target or with types${fails === "" ? " for which the constant's evaluation panics" : ` for which it fails${fails}`}.`,
@@ -853,7 +856,7 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
   const fn = facts.function;
   const where = itemPath(facts);
   const gates = gatesText(facts.gates);
-  const steps = facts.macro === null ? facts.conditions.map(describeCondition) : [];
+  const steps = facts.macro === null ? facts.conditions.map((c) => describeCondition(c, facts)) : [];
   const shown = errorClass === null ? "this error" : code(errorClass);
   const how = RETURNED_HOW[kind] ?? "`Err(…)`";
   const place = `${where === "" ? "" : `in ${code(where)}`}${facts.crate === null ? "" : `${where === "" ? "in" : " of"} ${crateNamed(facts)}`} (${code(`${path}:${line}`)})`.trim();

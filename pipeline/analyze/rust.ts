@@ -230,7 +230,7 @@ const OPTION_METHODS: ReadonlySet<string> = new Set([
   "rposition", "max", "min", "max_by", "min_by", "max_by_key", "min_by_key", "checked_add", "checked_sub", "checked_mul", "checked_div",
   "checked_rem", "checked_pow", "checked_neg", "checked_shl", "checked_shr", "to_str", "parent", "file_name", "file_stem",
   "extension", "strip_prefix", "strip_suffix", "split_once", "rsplit_once", "ok", "err", "downcast_ref",
-  "downcast_mut", "last_key_value", "first_key_value", "upgrade", "get_key_value", "reduce", "from_digit", "to_digit",
+  "downcast_mut", "last_key_value", "first_key_value", "upgrade", "get_key_value", "reduce", "from_digit", "to_digit", "take",
 ]);
 
 /** Methods and functions of std whose value is a `Result`. */
@@ -253,6 +253,43 @@ export function receiverKind(receiver: string): "option" | "result" | null {
   if (name === undefined) return null;
   if (OPTION_METHODS.has(name)) return "option";
   if (RESULT_METHODS.has(name)) return "result";
+  return null;
+}
+
+/** Methods of std's `Option` and `Result` whose value is of the same kind as their receiver (`x.as_ref()` is an Option when `x` is one; `x.take()` when `x` is an Option). */
+const SAME_KIND: ReadonlySet<string> = new Set(["as_ref", "as_mut", "as_deref", "as_deref_mut", "clone", "copied", "cloned", "take"]);
+
+/**
+ * Whether `receiver` is an `Option` or a `Result` by what its function declares: a parameter's
+ * type (`x: Option<T>`), a `let`'s type or value (`let x: Result<…> =`, `let x = Some(…)`), or a
+ * test of it in the function's conditions (`x.is_some()`, `x.is_err()`); read through the methods
+ * that keep the kind (`x.as_ref()`); null when none of them tells.
+ */
+export function declaredKind(receiver: string, params: readonly { readonly pattern: string; readonly type: string }[], lets: readonly string[], tested: readonly string[]): "option" | "result" | null {
+  let base = receiver.trim();
+  for (;;) {
+    const m = /^(.*?)\s*\.\s*([a-z_]\w*)\s*\(\s*\)$/s.exec(base);
+    if (m === null || !SAME_KIND.has(m[2]!)) break;
+    base = m[1]!;
+  }
+  const kindOf = (type: string) => (/^(?:(?:std|core)::option::)?Option\s*</.test(type.trim()) ? "option" : /^(?:(?:std|core)::result::)?Result\s*</.test(type.trim()) ? "result" : null);
+  if (/^[a-z_]\w*$/.test(base)) {
+    const param = params.find((p) => p.pattern.replace(/^mut\s+/, "") === base);
+    if (param !== undefined) return kindOf(param.type);
+    for (const l of lets) {
+      const m = new RegExp(`^let\\s+(?:mut\\s+)?${base}\\s*(?::\\s*([^=]+?))?\\s*=\\s*([\\s\\S]*)$`).exec(l.trim());
+      if (m === null) continue;
+      if (m[1] !== undefined) return kindOf(m[1]);
+      if (/^(?:Some\s*\(|None\b)/.test(m[2]!)) return "option";
+      if (/^(?:Ok|Err)\s*\(/.test(m[2]!)) return "result";
+    }
+  }
+  const escaped = base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const test = new RegExp(`(?:^|[^\\w.])${escaped}\\s*\\.\\s*is_(some|none|ok|err)\\s*\\(`);
+  for (const t of tested) {
+    const m = test.exec(t);
+    if (m !== null) return m[1] === "some" || m[1] === "none" ? "option" : "result";
+  }
   return null;
 }
 
