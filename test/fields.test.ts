@@ -76,14 +76,20 @@ describe("a check of parameters a public function hands on unchanged", () => {
     assert.ok(f.tags.includes("precondition"), f.tags.join(", "));
   });
 
-  it("stays a guess when a value the check reads is not handed on, or is rebound before it", () => {
+  it("stays a guess when no value the check reads is handed on, or it is rebound before it", () => {
     const notHanded = analysisFields("panic", "length must be greater than 0", "src/check.rs", 96, facts(narrow, { conditions: [branch], entryPoints: [handing([["tensor", "self"]])] }), []);
     assert.equal(notHanded.handlingStrategy, "fix-invariant");
     assert.match(notHanded.solutions.join("\n"), /A guess, not worked out here/);
     const rebound = analysisFields("panic", "length must be greater than 0", "src/check.rs", 96, facts({ ...narrow, unchangedParams: ["tensor", "dim", "start"] }, { conditions: [branch], entryPoints: [handing([["length", "len"]])] }), []);
     assert.equal(rebound.handlingStrategy, "fix-invariant");
-    const local = analysisFields("panic", "length must be greater than 0", "src/check.rs", 96, facts(narrow, { conditions: [{ ...branch, condition: "length == limit" }], entryPoints: [handing([["length", "len"]])] }), []);
-    assert.equal(local.handlingStrategy, "fix-invariant", "`limit` is none of the parameters handed on");
+  });
+
+  it("is the public function's input in part when the check reads a value handed on with others that are not", () => {
+    const local = analysisFields("panic", "length must be greater than 0", "src/check.rs", 96, facts(narrow, { conditions: [{ ...branch, condition: "length == limit || dim > 3" }], entryPoints: [handing([["length", "len"]])] }), []);
+    assert.equal(local.handlingStrategy, "validate-input");
+    assert.match(local.documentation, /`Tensor::narrow` hands `Check::narrow` its `len` as `length` unchanged .* The check reads that value together with `dim`, which that path does not hand on unchanged \(how `Tensor::narrow` comes to it is not traced here\) and the function's own `limit`/);
+    assert.match(local.solutions[0]!, /^Call `Tensor::narrow` with its `len` that passes the check of `Check::narrow`: it hands it on unchanged to `Check::narrow`, which fails when `len == limit \|\| dim > 3` is true/);
+    assert.doesNotMatch(local.solutions.join("\n"), /A guess/);
   });
 });
 

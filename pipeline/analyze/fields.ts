@@ -345,6 +345,10 @@ interface Carrier {
   readonly pairs: readonly (readonly [string, string])[];
   /** The entry point's names for them, in words (`its \`length\``, `the value it is called on`). */
   readonly named: string;
+  /** The parameters the check reads that the entry point does not hand on unchanged; with `locals`, empty when it hands on all the check reads. */
+  readonly rest: readonly string[];
+  /** The other names the check reads: the function's own (`let`s, loop variables). */
+  readonly locals: readonly string[];
 }
 
 /**
@@ -358,14 +362,26 @@ function carrierOf(facts: RecordFacts, params: readonly string[], deciding: read
   const read = deciding.flatMap((c) => readNames([conditionSource(c), c.kind === "assert" ? `${c.left ?? ""} ${c.right ?? ""}` : ""].join(" ")));
   // Note: and each of them still holds what the caller passed where the site is (`unchangedParams`: not rebound, not `mut`).
   const unchanged = facts.function?.unchangedParams ?? [];
-  if (!read.every((n) => (params.includes(n) && unchanged.includes(n)) || n === "self")) return null;
-  for (const entry of facts.entryPoints ?? []) {
-    if (entry.via.length < 2 || entry.confidence === "name") continue;
+  const usable = (facts.entryPoints ?? []).filter((entry) => entry.via.length >= 2 && entry.confidence !== "name");
+  const carrier = (entry: (typeof usable)[number], kept: readonly string[], rest: readonly string[], locals: readonly string[]): Carrier => {
     const carried = new Map((entry.carries ?? []).map(([own, theirs]) => [own, theirs]));
-    if (!params.every((p) => carried.has(p)) || (read.includes("self") && !carried.has("self"))) continue;
-    const pairs = params.map((p) => [p, carried.get(p)!] as const);
+    const pairs = kept.map((p) => [p, carried.get(p)!] as const);
     const named = list(pairs.map(([, theirs]) => (theirs === "self" ? "the value it is called on" : `its ${code(theirs)}`)));
-    return { entry, pairs, named };
+    return { entry, pairs, named, rest, locals };
+  };
+  if (read.every((n) => (params.includes(n) && unchanged.includes(n)) || n === "self")) {
+    for (const entry of usable) {
+      const carried = new Map((entry.carries ?? []).map(([own, theirs]) => [own, theirs]));
+      if (!params.every((p) => carried.has(p)) || (read.includes("self") && !carried.has("self"))) continue;
+      return carrier(entry, params, [], []);
+    }
+  }
+  // Note: else an entry point that hands on unchanged some of the parameters the check reads (directly or through the function's `let`s): the check is of those in part; the rest is named as not traced.
+  for (const entry of usable) {
+    const carried = new Set((entry.carries ?? []).map(([own]) => own));
+    const kept = params.filter((p) => carried.has(p) && unchanged.includes(p));
+    if (kept.length === 0) continue;
+    return carrier(entry, kept, params.filter((p) => !kept.includes(p)), [...new Set(read.filter((n) => !params.includes(n) && n !== "self"))]);
   }
   return null;
 }
@@ -384,6 +400,13 @@ function fixedValues(src: string): boolean {
 function carrierSentence(carrier: Carrier, who: string): string {
   const handed = carrier.pairs.map(([own, theirs]) => (theirs === "self" ? `the value it is called on as ${code(own)}` : own === theirs ? code(own) : `its ${code(theirs)} as ${code(own)}`));
   return `${code(carrier.entry.symbol)} hands ${who} ${list(handed)} unchanged (${code(carrier.entry.via.join(" → "))}: each call on the way passes it by name, as the index reads the calls).`;
+}
+
+/** What a partial carrier's check reads beside what the entry point hands on, in words. */
+function alsoRead(carrier: Carrier): string {
+  const rest = carrier.rest.length === 0 ? [] : [`${list(carrier.rest.map(code))}, which that path does not hand on unchanged (how ${code(carrier.entry.symbol)} comes to ${carrier.rest.length === 1 ? "it" : "them"} is not traced here)`];
+  const locals = carrier.locals.length === 0 ? [] : [`the function's own ${list(carrier.locals.map(code))}`];
+  return [...rest, ...locals].join(" and ");
 }
 
 /** `text` (in the checking function's names) with each of the carrier's parameters written as the entry point names it, where the names differ (`self` stays as written). */
@@ -554,7 +577,8 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   }
   else if (framing.frame === "input" && who !== null && decidingText !== null && users) doc.push(`${who} checks what its caller passes: it ${fails} when ${decidingText}, a check of ${inputs}. The message tells the caller that this input is outside what ${who} accepts.`);
   else if (framing.frame === "input" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs}. Users do not call it directly: the values come through the public calls that reach it.`);
-  else if (carrier !== null && who !== null && decidingText !== null) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs}. Users do not call ${who} themselves; ${carrierSentence(carrier, who)} So a call of ${code(carrier.entry.symbol)} gets here when ${renamed(decidingText, carrier)}, for ${carrier.named}; what ${code(carrier.entry.symbol)} does before that call (an earlier check, an early return) is not worked out here.`);
+  else if (carrier !== null && who !== null && decidingText !== null && carrier.rest.length === 0 && carrier.locals.length === 0) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs}. Users do not call ${who} themselves; ${carrierSentence(carrier, who)} So a call of ${code(carrier.entry.symbol)} gets here when ${renamed(decidingText, carrier)}, for ${carrier.named}; what ${code(carrier.entry.symbol)} does before that call (an earlier check, an early return) is not worked out here.`);
+  else if (carrier !== null && who !== null && decidingText !== null) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs}. Users do not call ${who} themselves; ${carrierSentence(carrier, who)} The check reads ${carrier.pairs.length === 1 ? "that value" : "those values"} together with ${alsoRead(carrier)}; what ${code(carrier.entry.symbol)} does before that call (an earlier check, an early return) is not worked out here.`);
   else if (framing.frame === "relayed" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs ?? `the value ${who} is called on (\`self\`)`}. Users do not call ${who} themselves: they get there only through other functions of the crate (the trigger names them). Whether those ever pass it such ${inputs === null ? "a value" : "values"}, or check what they are given first, is not worked out here; that a value of the user's is passed on unchanged and is the cause is a guess, not a finding.`);
   else if (framing.frame === "internal" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers in the crate pass${framing.readsSelf ? " against its own state" : ""}: it ${fails} when ${decidingText}, a check of ${inputs}${framing.readsSelf ? " and of `self`" : ""}. No public function of the crate is known to call it: only the crate's own code gets there, so a failure means that code broke what ${who} assumes (a bug of the crate, or a use of it the crate does not foresee).`);
   else if (framing.frame === "state" && who !== null && decidingText !== null) doc.push(`It panics when ${decidingText}: a check of the value ${who} is called on (\`self\`), as the calls before left it.`);
@@ -622,7 +646,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
       }
       solutions.push(`This points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)} or a use of it that it does not foresee${decidingText === null ? "" : ` (the code holds that ${kind.includes("assert") ? assertion(last!) : `${decidingText} does not happen`})`}: report it with the calls that led here.`);
       solutions.push("If you own the code, find which caller or earlier step breaks that assumption and fix it there; if the state is reachable on purpose, return an error the caller can handle.");
-      tips.push("Keep the versions of the crates of one workspace in step: a state one crate holds impossible may come from another's different version.");
+      tips.push("Run with `RUST_BACKTRACE=1` when it fires and keep the backtrace: it shows the calls that led to the state the code holds impossible, which is what a report needs.");
       break;
     case "internal":
       solutions.push(`${callee} is not called by users directly: the values it checks come from the crate's own calls. Run with \`RUST_BACKTRACE=1\` to see which of your calls led here, and check what you passed to it against its docs.`);
@@ -631,7 +655,9 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
       break;
     case "relayed":
       if (carrier !== null && avoid !== null) {
-        solutions.push(`Call ${code(carrier.entry.symbol)} with ${carrier.named} for which ${renamed(avoid, carrier)}: it hands ${carrier.pairs.length === 1 ? "it" : "them"} on unchanged to ${callee}, which checks ${carrier.pairs.length === 1 ? "it" : "them"}.`);
+        solutions.push(carrier.rest.length === 0
+          ? `Call ${code(carrier.entry.symbol)} with ${carrier.named} for which ${renamed(avoid, carrier)}: it hands ${carrier.pairs.length === 1 ? "it" : "them"} on unchanged to ${callee}, which checks ${carrier.pairs.length === 1 ? "it" : "them"}.`
+          : `Call ${code(carrier.entry.symbol)} with ${carrier.named} that ${carrier.pairs.length === 1 ? "passes" : "pass"} the check of ${callee}: it hands ${carrier.pairs.length === 1 ? "it" : "them"} on unchanged to ${callee}, which fails when ${renamed(decidingText ?? avoid, carrier)}, reading ${carrier.pairs.length === 1 ? "it" : "them"} together with ${alsoRead(carrier)}.`);
         solutions.push(`If what you pass is valid by the docs of ${code(carrier.entry.symbol)}, this points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)}: report it with that input.`);
         tips.push(`Validate what you pass to ${code(carrier.entry.symbol)} where it enters your program.`);
         break;

@@ -18,16 +18,23 @@ function notAName(word: string): boolean {
 
 /**
  * The lowercase names an expression reads as values: not a field or method (`.x`), not a path
- * segment (`a::x`, `x::a`), not a macro (`x!`) or function called by name (`x(`), not a keyword.
- * `self` counts as a name.
+ * segment (`a::x`, `x::a`), not a macro (`x!`) or function called by name (`x(`), not a keyword,
+ * not a type of a turbofish or a cast. `self` counts as a name.
  */
 export function readNames(expr: string): string[] {
   const toks = lex(expr);
   const out = new Set<string>();
+  // Note: the types of a turbofish (`x.into_scalar::<bool>()`) and of a cast (`n as usize`) are no values.
+  let generic = 0;
   toks.forEach((t, i) => {
+    if (t.text === "<" && toks[i - 1]?.text === "::") generic = 1;
+    else if (generic > 0 && (t.text === "<" || t.text === ">" || t.text === ">>")) generic += t.text === "<" ? 1 : -t.text.length;
+    if (generic > 0) return;
+    if (generic < 0) generic = 0;
     if (t.kind !== "ident" || (notAName(t.text) && t.text !== "self")) return;
     if (!/^[a-z_]/.test(t.text) || t.text === "_") return;
     const prev = toks[i - 1]?.text;
+    if (prev === "as") return;
     const next = toks[i + 1]?.text;
     if (prev === "." || prev === "::" || next === "::" || next === "!" || next === "(") return;
     // Note: `name: value` inside a struct literal names a field, not a variable.
