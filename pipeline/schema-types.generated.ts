@@ -571,6 +571,8 @@ export interface DocQuote {
   summary: string;
   /** Its `# Panics` section, or null when it has none. */
   panics: string | null;
+  /** Its prose after the first paragraph, up to the first heading, and its `# Arguments` section: code blocks left out, at most 600 characters (cut at a sentence's end, `…` where cut). Absent when it has none. */
+  details?: string;
 }
 
 /** What one dataset version holds and how it was made. */

@@ -103,12 +103,20 @@ describe("indexFile", () => {
     assert.deepEqual(indexFile(text, tokenize(text)), indexFile(text), "the same read from tokens handed in");
   });
 
-  it("takes a doc comment's first paragraph and its # Panics section up to the next heading", () => {
-    assert.deepEqual(parseDoc("Sums.\nTwo lines.\n\nMore.\n\n# Panics\n\n- If empty.\n\n# Examples\n\n```should_panic\nsum(&[]);\n```"), {
+  it("takes a doc comment's first paragraph, its further prose and # Arguments, and its # Panics section up to the next heading", () => {
+    assert.deepEqual(parseDoc("Sums.\nTwo lines.\n\nMore.\n```\nlet x = 1;\n```\nAnd more.\n\n# Panics\n\n- If empty.\n\n# Arguments\n\n* `xs` - the values.\n\n# Examples\n\n```should_panic\nsum(&[]);\n```"), {
       summary: "Sums. Two lines.",
       panics: "- If empty.",
       example: "sum(&[]);",
+      details: "More. And more. Arguments: * `xs` - the values.",
     });
+  });
+
+  it("cuts a doc comment's further prose after a sentence, and leaves it out when there is none", () => {
+    const long = `First.\n\n${"A sentence of the docs. ".repeat(40)}`;
+    const details = parseDoc(long)!.details!;
+    assert.ok(details.length <= 601 && details.endsWith(".…"), details);
+    assert.equal(parseDoc("Only a summary.\n\n# Panics\n\nIf empty.")!.details, undefined);
   });
 });
 

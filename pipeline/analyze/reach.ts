@@ -84,7 +84,7 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
     if (target === null) return { entryPoints: [], docs: [], callers: [], reproductions: reproductionsOf(input, linked[i]!, []), example: null };
     const entries = entryCache.get(target.id) ?? entryCache.set(target.id, index.entryPoints(target)).get(target.id)!;
     const documented: SymbolNode[] = [target, ...entries.map((x) => x.node).filter((n) => n.id !== target.id)];
-    const docs = documented.flatMap((n): DocQuote[] => (n.doc === null ? [] : [{ symbol: n.symbol, of: n === target ? "function" : "entry-point", summary: n.doc.summary, panics: n.doc.panics }]));
+    const docs = documented.flatMap((n): DocQuote[] => (n.doc === null ? [] : [{ symbol: n.symbol, of: n === target ? "function" : "entry-point", summary: n.doc.summary, panics: n.doc.panics, ...(n.doc.details === undefined ? {} : { details: n.doc.details }) }]));
     const docTests = documented.filter((n) => n.doc?.example !== undefined);
     const reproductions = reproductionsOf(input, linked[i]!, docTests);
     const names = new Set(documented.map((n) => n.fn?.name ?? ""));

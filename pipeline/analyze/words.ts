@@ -63,7 +63,8 @@ export function withOwnWords<F extends Prose>(fields: F, facts: RecordFacts, own
   const documentation: string[] = [fields.documentation];
   const mine = docs.find((d) => d.of === "function");
   if (mine !== undefined) {
-    if (mine.summary !== "") documentation.push(ended(`The docs of ${code(mine.symbol)} say: ${quote(mine.summary)}`));
+    if (mine.summary !== "") documentation.push(ended(`The docs of ${code(mine.symbol)} say: ${quote(mine.summary)}${mine.details === undefined ? "" : ` ${quote(mine.details)}`}`));
+    else if (mine.details !== undefined) documentation.push(ended(`The docs of ${code(mine.symbol)} say: ${quote(mine.details)}`));
     if (mine.panics !== null) documentation.push(ended(`Under “# Panics” they say: ${quote(mine.panics)}`));
   }
   const trigger: string[] = [fields.triggerScenarios];

@@ -27,7 +27,12 @@ export interface DocFact {
   readonly panics: string | null;
   /** The code of its first ```` ```should_panic ```` block (a doc test that panics), absent when none. */
   readonly example?: string;
+  /** Its prose after the first paragraph up to the first heading, and its `# Arguments` section (`DocQuote.details`); absent when none. */
+  readonly details?: string;
 }
+
+/** The most of a doc comment's further prose a record quotes. */
+const DETAILS_LENGTH = 600;
 
 /** A function or method of the file. */
 export interface FunctionSymbol {
@@ -509,7 +514,41 @@ export function parseDoc(doc: string): DocFact | null {
     panics = section.join("\n").trim() || null;
   }
   const fence = doc.match(/^```[^\n]*\bshould_panic\b[^\n]*\n([\s\S]*?)^```/m);
-  return { summary: summary.join(" "), panics, ...(fence === null ? {} : { example: fence[1]!.replace(/\n$/, "") }) };
+  const details = docDetails(lines, summary.length);
+  return { summary: summary.join(" "), panics, ...(fence === null ? {} : { example: fence[1]!.replace(/\n$/, "") }), ...(details === null ? {} : { details }) };
+}
+
+/**
+ * A doc comment's prose after its first paragraph (of `summaryLines` lines) up to its first
+ * heading, then its `# Arguments` section; code blocks left out, paragraphs joined, at most
+ * `DETAILS_LENGTH` characters (cut after a sentence where one ends, with `…`); null when empty.
+ */
+function docDetails(lines: readonly string[], summaryLines: number): string | null {
+  const prose = (from: number, untilHeading: boolean): string[] => {
+    const out: string[] = [];
+    let fenced = false;
+    for (const line of lines.slice(from)) {
+      const t = line.trim();
+      if (t.startsWith("```")) {
+        fenced = !fenced;
+        continue;
+      }
+      if (fenced) continue;
+      if (untilHeading && /^#+\s/.test(t)) break;
+      out.push(t);
+    }
+    return out;
+  };
+  const start = lines.findIndex((l) => l.trim() !== "" && !l.trim().startsWith("#"));
+  const after = start < 0 ? [] : prose(start + summaryLines, true);
+  const args = lines.findIndex((l) => /^#+\s*(?:Arguments|Parameters)\s*$/i.test(l.trim()));
+  const section = args < 0 ? [] : ["Arguments:", ...prose(args + 1, true)];
+  const text = [...after, ...section].join("\n").replace(/\n{2,}/g, "\n").replace(/\n/g, " ").replace(/\s+/g, " ").trim();
+  if (text === "" || text === "Arguments:") return null;
+  if (text.length <= DETAILS_LENGTH) return text;
+  const cut = text.slice(0, DETAILS_LENGTH - 1);
+  const end = Math.max(cut.lastIndexOf(". "), cut.lastIndexOf(".) "));
+  return `${end > DETAILS_LENGTH / 3 ? cut.slice(0, end + 1) : cut.trimEnd()}…`;
 }
 
 /** The trait path of an `impl a::Trait for Type` header, by segment without generics (`["a", "Trait"]`), or null. */
