@@ -274,3 +274,18 @@ describe("advice only where the code supports it", () => {
     assert.match(f.documentation, /only the crate's own code gets there, so a failure means that code broke what `OwnedTasks::assert_owner` assumes/);
   });
 });
+
+describe("a returned error of a function users do not call", () => {
+  const build = fn({ name: "build", line: 44, visibility: "pub(crate)", implType: "SequentialConfig", returnType: "Result<Sequential, String>" });
+
+  it("is handled at the public calls that reach it, their passing it on said as not worked out", () => {
+    const f = analysisFields("err-return", "at least one scheduler is required", "src/seq.rs", 49, facts(build, { entryPoints: [entry("SequentialConfig::init", ["SequentialConfig::init", "SequentialConfig::build"])] }), []);
+    assert.match(f.solutions[0]!, /^Handle the error at your call of `SequentialConfig::init`, which reaches `build` \(whether it passes the error on as it is, maps it into an error of its own or handles it is not worked out here\)/);
+    assert.match(f.commonSituations, /`pub\(crate\) fn build` returns it to other code of the crate: users reach it through `SequentialConfig::init`; whether that function passes it on to them is not worked out here/);
+  });
+
+  it("is handled where it returns it when no public call is known to reach it", () => {
+    const f = analysisFields("err-return", "at least one scheduler is required", "src/seq.rs", 49, facts(build, {}), []);
+    assert.match(f.solutions[0]!, /^Handle the error where `build` returns it/);
+  });
+});

@@ -916,18 +916,22 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
       facts.macro !== null
     ? `${subject}: it stands in the tokens of ${code(`${facts.macro}!`)}, whose branches are not analysed here; when the code made from them returns it is in the excerpt.`
     : `${subject}: every call that reaches line ${line} returns it.`;
+  // Note: a function users do not call returns it to the crate's own code: the public functions that reach it are where users meet it, if they pass it on.
+  const reaching = value && closure === undefined && fn !== undefined && !calledByUsers(fn, facts) ? (facts.entryPoints ?? []).filter((e) => e.via.length > 1 && e.confidence !== "name").slice(0, 3) : [];
   const situations: string[] = [buildsSentence(gates)];
   if (value && fn !== undefined && closure === undefined) {
     if (fn.implTrait !== null) situations.push(`${code(fn.name)} implements ${code(`${fn.implTrait}::${fn.name}`)} for ${code(fn.implType ?? "")}: every call of that trait method on this type may return it.`);
     else if (fn.traitName !== null) situations.push(`${code(fn.name)} is a default method of trait ${code(fn.traitName)}: implementations that do not override it may return it.`);
     else if (fn.visibility === "pub") situations.push(`${code(`pub fn ${fn.name}`)}: callable from other modules (whether the crate re-exports it is not in this file), which get the error as its return value.`);
+    else if (reaching.length > 0) situations.push(`${code(`${fn.visibility === null ? "" : `${fn.visibility} `}fn ${fn.name}`)} returns it to other code of the crate: users reach it through ${list(reaching.map((e) => code(e.symbol)))}; whether ${reaching.length === 1 ? "that function passes" : "those pass"} it on to them is not worked out here.`);
     else situations.push(`${code(`${fn.visibility === null ? "" : `${fn.visibility} `}fn ${fn.name}`)} returns it to other code of the crate; whether that code passes it on to users is not worked out here.`);
     if (sameFunction.length > 0) situations.push(`The same function returns ${sameFunction.length === 1 ? "another catalogued error" : `${sameFunction.length} other catalogued errors`}: ${sameFunction.slice(0, 4).map((p) => quoteMessage(p.message)).join("; ")}${sameFunction.length > 4 ? "; …" : ""}.`);
   }
   const callee = fn === undefined ? "the call" : code(fn.name);
+  const at = reaching.length === 0 ? null : `your call of ${list(reaching.map((e) => code(e.symbol)))}, which ${reaching.length === 1 ? "reaches" : "reach"} ${callee} (whether ${reaching.length === 1 ? "it passes" : "they pass"} the error on as it is, map${reaching.length === 1 ? "s" : ""} it into ${reaching.length === 1 ? "an error of its own" : "errors of their own"} or handle${reaching.length === 1 ? "s" : ""} it is not worked out here)`;
   const solutions = macroCrate
     ? ["Change the macro's input (the item it is applied to, its attributes) so that its expansion does not make this error."]
-    : [`Handle the error where ${value && closure === undefined ? `${callee} returns it` : "it reaches your code"}: \`match\` on the \`Result\`, or pass it on with \`?\`; \`unwrap()\` and \`expect()\` turn it into a panic.`];
+    : [`Handle the error ${at !== null ? `at ${at}` : `where ${value && closure === undefined ? `${callee} returns it` : "it reaches your code"}`}: \`match\` on the \`Result\`, or pass it on with \`?\`; \`unwrap()\` and \`expect()\` turn it into a panic.`];
   if (errorClass !== null && errorClass.includes("::")) solutions.push(`To handle this case apart from the others, match the \`${errorClass.slice(errorClass.lastIndexOf("::") + 2)}\` variant of \`${errorClass.slice(0, errorClass.lastIndexOf("::"))}\`.`);
   // Note: a path condition of branches alone says what a caller can check beforehand; one through a loop or a closure does not.
   // Note: and only where users call the function and the conditions read nothing but its parameters: a local or `self`'s state is no caller's to check.
