@@ -557,8 +557,22 @@ export interface EntryPoint {
   confidence: "self" | "resolved" | "path" | "type-parameter" | "name";
   /** With confidence `type-parameter`: the trait methods (`FloatTensorOps::float_scatter`) whose implementations the path's calls through a type parameter stand for, in the path's order, each once. */
   through?: string[];
+  /** Calls a function of the path makes before its call of the next function of the path (in the order its code is written: straight-line code runs them first), of functions that raise catalogued panics of their own: where such a check rejects the same input, a call of the entry point fails there first, with its message. `caller` is the function of the path, `callee` the function it calls first, `before` the next function of the path, `message` one of the callee's messages. A reading of the syntax. Absent when none. */
+  checksFirst?: CheckFirst[];
   /** The parameters of the site's function that each call on the path, from the entry point down, fills with a parameter of its caller by name, unchanged (no `let` or `for` of that name before it, the same argument in every call of that callee): `[site function's parameter, entry point's parameter]`, `self` for a receiver. A reading of the syntax: what a callee does with the value before the check is not in it. Absent when none. */
   carries?: string[][];
+}
+
+/** A call a function of an entry point's path makes before its call of the next function of the path, of a function that raises catalogued panics of its own. */
+export interface CheckFirst {
+  /** The function of the path that makes both calls. */
+  caller: string;
+  /** The function it calls first. */
+  callee: string;
+  /** The next function of the path, called after it. */
+  before: string;
+  /** One of the callee's catalogued messages (the first of its records). */
+  message: string;
 }
 
 /** The doc comment of a function, as written in the repository. */

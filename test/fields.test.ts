@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analysisFields } from "../pipeline/analyze/fields.js";
+import { withOwnWords } from "../pipeline/analyze/words.js";
 import type { EntryPoint, FunctionFact, RecordFacts } from "../pipeline/schema-types.generated.js";
 
 function fn(over: Partial<FunctionFact>): FunctionFact {
@@ -287,5 +288,20 @@ describe("a returned error of a function users do not call", () => {
   it("is handled where it returns it when no public call is known to reach it", () => {
     const f = analysisFields("err-return", "at least one scheduler is required", "src/seq.rs", 49, facts(build, {}), []);
     assert.match(f.solutions[0]!, /^Handle the error where `build` returns it/);
+  });
+});
+
+describe("a check an entry point makes first", () => {
+  const kernel = fn({ name: "scatter_add", line: 380, visibility: "pub(crate)", params: [{ pattern: "indices", type: "&Tensor" }], unchangedParams: ["indices"] });
+  const check = { kind: "assert" as const, line: 386, macro: "assert", condition: "indices_shape == value_shape" };
+  const first = { caller: "Tensor::scatter", callee: "TensorCheck::scatter", before: "Float::scatter", message: "Indices tensor shape should be the same as the value tensor shape." };
+  const withFirst: EntryPoint = { ...entry("Tensor::scatter", ["Tensor::scatter", "Float::scatter", "scatter_add"]), checksFirst: [first] };
+
+  it("is said in the trigger, with its message: where it rejects the same input, users meet it first", () => {
+    const f = facts(kernel, { conditions: [check], entryPoints: [withFirst] });
+    const prose = withOwnWords(analysisFields("assert", "scatter_add: indices shape must match value shape", "src/gather.rs", 386, f, []), f, undefined);
+    assert.match(prose.triggerScenarios, /On the way, `Tensor::scatter` calls `TensorCheck::scatter` before `Float::scatter` \(in the order its code is written\), and `TensorCheck::scatter` raises panics of its own \(“Indices tensor shape should be the same as the value tensor shape\.”\): where it rejects the same input, a call of `Tensor::scatter` stops there first, with that message, and not here\./);
+    const none = facts(kernel, { conditions: [check], entryPoints: [entry("Tensor::scatter", ["Tensor::scatter", "Float::scatter", "scatter_add"])] });
+    assert.doesNotMatch(withOwnWords(analysisFields("assert", "scatter_add: indices shape must match value shape", "src/gather.rs", 386, none, []), none, undefined).triggerScenarios, /On the way/);
   });
 });

@@ -308,3 +308,22 @@ describe("the symbol index: traits of one name and an impl of one for a type of 
     assert.deepEqual(entries(index, "Fail::custom").map(([symbol, via, confidence]) => `${symbol}: ${via} (${confidence})`), ["Fail::custom: Fail::custom (self)", "visit: visit → Fail::custom (type-parameter)"]);
   });
 });
+
+describe("the symbol index: what a function calls before another", () => {
+  const crate: Source[] = [
+    ["c/src/lib.rs", "c", "", [
+      "fn check(x: u8) { assert!(x > 0, \"x must be positive\"); }",
+      "fn prepare(x: u8) -> u8 { x }",
+      "fn kernel(x: u8) { assert!(x < 9, \"x must be small\"); }",
+      "pub fn run(x: u8) { let y = prepare(x); check(y); kernel(y); check(x); }",
+    ]],
+  ];
+  const index = indexOf(crate);
+
+  it("lists the callees a function's code calls first, in the order written, each once", () => {
+    const id = (s: string) => node(index, s).id;
+    assert.deepEqual(index.calledBefore(id("run"), id("kernel")).map((i) => index.nodes[i]!.symbol), ["prepare", "check"]);
+    assert.deepEqual(index.calledBefore(id("run"), id("prepare")), []);
+    assert.deepEqual(index.calledBefore(id("check"), id("kernel")), [], "check does not call kernel");
+  });
+});

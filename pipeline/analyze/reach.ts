@@ -12,7 +12,8 @@
  * the record's function and entry points.
  */
 import { permalink } from "../build.js";
-import type { DocQuote, EntryPoint as EntryPointFact, Envelope, Reproduction, SiteFacts } from "../schema-types.generated.js";
+import { isDistinctive } from "../message.js";
+import type { CheckFirst, DocQuote, EntryPoint as EntryPointFact, Envelope, Reproduction, SiteFacts } from "../schema-types.generated.js";
 import { type PanicTest, recordsExpecting } from "../symbols/tests.js";
 import type { SymbolIndex, SymbolNode } from "../symbols/index.js";
 
@@ -38,6 +39,10 @@ export interface SymbolsInput {
 
 /** Most reproductions a record lists. */
 const MAX_REPRODUCTIONS = 10;
+/** Most checks an entry point makes first, listed (`EntryPoint.checksFirst`). */
+const MAX_CHECKS_FIRST = 3;
+/** The kinds of site that check: a condition with a message of its own (`EntryPoint.checksFirst`). */
+const CHECKS: ReadonlySet<string> = new Set(["panic", "assert", "assert-eq", "assert-ne", "debug-assert", "debug-assert-eq", "debug-assert-ne", "declared-call", "wrapper-call"]);
 
 const HOW_RANK: Record<Reproduction["how"], number> = { "should-panic-reached": 0, "should-panic-text": 1, "doc-test": 2 };
 
@@ -77,6 +82,25 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
       if (text !== null && text.how === "whole") linked[at.get(text.id)!]!.push({ test, how: "should-panic-text" });
     }
   }
+  // The functions (not macros) that check with panics of their own (a check, a message of their own: not `unreachable!`, `todo!` or an `expect`), each with its first such record's message.
+  const raising = new Map<number, string>();
+  targets.forEach((t, i) => {
+    const e = envelopes[i]!;
+    if (t === null || t.fn === null || t.test || raising.has(t.id) || !CHECKS.has(e.occurrences[0]!.kind) || e.record.errorMessage === "explicit panic" || !isDistinctive([{ lit: e.record.errorMessage.replace(/\{[^{}]*\}/g, "") }])) return;
+    raising.set(t.id, e.record.errorMessage);
+  });
+  /** What an entry point calls before the next function of its path, of the functions that check with panics of their own (the site's function aside): at most `MAX_CHECKS_FIRST`. */
+  const checksFirst = (chain: readonly number[], target: number): CheckFirst[] => {
+    const out: CheckFirst[] = [];
+    if (chain.length < 2) return out;
+    for (const id of index.calledBefore(chain[0]!, chain[1]!)) {
+      const message = raising.get(id);
+      if (message === undefined || id === target || chain.includes(id)) continue;
+      out.push({ caller: index.nodes[chain[0]!]!.symbol, callee: index.nodes[id]!.symbol, before: index.nodes[chain[1]!]!.symbol, message });
+      if (out.length >= MAX_CHECKS_FIRST) break;
+    }
+    return out;
+  };
   const entryCache = new Map<number, ReturnType<SymbolIndex["entryPoints"]>>();
   const callerCache = new Map<number, readonly string[]>();
   return envelopes.map((_, i) => {
@@ -90,7 +114,10 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
     const names = new Set(documented.map((n) => n.fn?.name ?? ""));
     const best = linked[i]!.filter((l) => l.test.fn.body !== undefined && [...names].some((name) => name !== "" && new RegExp(`\\b${name}\\s*(?:::\\s*<[^>]*>\\s*)?\\(`).test(l.test.fn.body!))).sort(byLink)[0];
     return {
-      entryPoints: entries.map((x) => ({ symbol: x.symbol, path: x.path, line: x.line, via: [...x.via], confidence: x.confidence, ...(x.through.length === 0 ? {} : { through: [...x.through] }), ...(x.carries.length === 0 ? {} : { carries: x.carries.map(([a, b]) => [a, b] as [string, string]) }) })),
+      entryPoints: entries.map((x) => {
+        const first = checksFirst(x.chain, target.id);
+        return { symbol: x.symbol, path: x.path, line: x.line, via: [...x.via], confidence: x.confidence, ...(x.through.length === 0 ? {} : { through: [...x.through] }), ...(first.length === 0 ? {} : { checksFirst: first }), ...(x.carries.length === 0 ? {} : { carries: x.carries.map(([a, b]) => [a, b] as [string, string]) }) };
+      }),
       docs,
       callers: [...(callerCache.get(target.id) ?? callerCache.set(target.id, index.resolvedCallers(target)).get(target.id)!)],
       reproductions,

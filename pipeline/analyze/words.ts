@@ -5,7 +5,7 @@
  * trigger the record, and the body of one as the "before" of an example fix. Pure: the fields
  * `fields.ts` wrote and the record's facts in, the fields with these sentences added out.
  */
-import type { DocQuote, EntryPoint, RecordFacts, Reproduction } from "../schema-types.generated.js";
+import type { CheckFirst, DocQuote, EntryPoint, RecordFacts, Reproduction } from "../schema-types.generated.js";
 import { conditionSource, isDrop } from "./frame.js";
 import type { RecordReach } from "./reach.js";
 
@@ -78,6 +78,10 @@ export function withOwnWords<F extends Prose>(fields: F, facts: RecordFacts, own
   else if (itself !== undefined) trigger.push(`Users call ${code(itself.symbol)} itself: it is public, in a module its crate's root makes reachable.`);
   // Note: a path with a link matched by name alone is left out of the prose (the facts list it, with its confidence).
   if (sure.length > 0) trigger.push(`Users reach it through ${sure.map(entryPhrase).join("; ")}.`);
+  // Note: a check the path makes first, of a function with panics of its own: where it rejects the same input, the user meets that one.
+  const firsts = new Map<string, { entry: string; check: CheckFirst }>();
+  for (const e of sure) for (const c of e.checksFirst ?? []) if (!firsts.has(c.callee)) firsts.set(c.callee, { entry: e.symbol, check: c });
+  for (const { entry, check } of [...firsts.values()].slice(0, 2)) trigger.push(`On the way, ${code(check.caller)} calls ${code(check.callee)} before ${code(check.before)} (in the order its code is written), and ${code(check.callee)} raises panics of its own (${quote(check.message)}): where it rejects the same input, a call of ${code(entry)} stops there first, with that message, and not here.`);
   const about = aboutSite(message, facts);
   // Note: an entry point that calls the site's function itself speaks of it in its section whatever the words.
   const direct = new Set(entries.filter((e) => e.via.length <= 2).map((e) => e.symbol));

@@ -86,6 +86,8 @@ export interface EntryPoint {
    */
   readonly carries: readonly (readonly [string, string])[];
   readonly node: SymbolNode;
+  /** The path by node id, the entry point first and the site's function last. */
+  readonly chain: readonly number[];
 }
 
 /** Most definitions a name may have for a call to link by it alone. */
@@ -458,13 +460,32 @@ export class SymbolIndex {
     for (const id of back.ids()) {
       const node = this.nodes[id]!;
       if (!node.public) continue;
-      found.push({ symbol: node.symbol, path: node.path, line: node.line, via: back.via(id), confidence: back.confidence(id)!, through: back.through(id), carries: [], node });
+      found.push({ symbol: node.symbol, path: node.path, line: node.line, via: back.via(id), confidence: back.confidence(id)!, through: back.through(id), carries: [], node, chain: [] });
     }
     const group = (e: EntryPoint) => (e.node.id === target.id ? 0 : traitMethod(e.node) ? 2 : 1);
     const broad = (e: EntryPoint) => (e.node.id !== target.id && this.calleeCount(e.node.id) > BROAD_CALLEES ? 1 : 0);
     found.sort((a, b) => broad(a) - broad(b) || group(a) - group(b) || RANK[a.confidence] - RANK[b.confidence] || a.via.length - b.via.length || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0) || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
     // Note: what each listed one carries is read once the list is cut (it ranks nothing).
-    return found.slice(0, MAX_ENTRY_POINTS).map((e) => (e.node.id === target.id ? e : { ...e, carries: this.carried(target, back.chain(e.node.id)) }));
+    return found.slice(0, MAX_ENTRY_POINTS).map((e) => {
+      if (e.node.id === target.id) return { ...e, chain: [target.id] };
+      const chain = back.chain(e.node.id);
+      return { ...e, carries: this.carried(target, chain), chain };
+    });
+  }
+
+  /**
+   * The functions `caller` calls before its first call of `next`, in the order its code first
+   * calls each (the calls are linked in that order); empty when it does not call `next`.
+   */
+  calledBefore(caller: number, next: number): number[] {
+    const links = this.callees[caller]!;
+    const out: number[] = [];
+    for (let k = 0; k < links.length; k += 2) {
+      const id = links[k]!;
+      if (id === next) return out;
+      if (!out.includes(id)) out.push(id);
+    }
+    return [];
   }
 
   /**
