@@ -305,3 +305,15 @@ describe("a check an entry point makes first", () => {
     assert.doesNotMatch(withOwnWords(analysisFields("assert", "scatter_add: indices shape must match value shape", "src/gather.rs", 386, none, []), none, undefined).triggerScenarios, /On the way/);
   });
 });
+
+describe("the call a sketch writes for a formatting trait's fmt, and for a `_` parameter", () => {
+  it("formats the value, as users do: no Formatter of theirs, no `_` as an argument", () => {
+    // `impl Display for Error { fn fmt(&self, _: &mut fmt::Formatter) -> fmt::Result { unimplemented!() } }`
+    const display = fn({ name: "fmt", line: 31, visibility: null, receiver: "&self", implType: "Error", implTrait: "Display", params: [{ pattern: "_", type: "&mut fmt::Formatter" }] });
+    const f = analysisFields("unimplemented", "not implemented", "src/doc.rs", 32, facts(display, { entryPoints: [entry("Error::fmt", ["Error::fmt"])] }), []);
+    assert.match(f.tryCatchPattern ?? "", /\|\| format!\("\{\}", value\)\)/);
+    const free = fn({ name: "visit", line: 3, visibility: "pub", params: [{ pattern: "_", type: "u8" }] });
+    const g = analysisFields("unimplemented", "not implemented", "src/lib.rs", 4, facts(free, { entryPoints: [entry("visit", ["visit"])] }), []);
+    assert.match(g.tryCatchPattern ?? "", /\|\| visit\(arg1\)\)/);
+  });
+});

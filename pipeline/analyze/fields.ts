@@ -260,6 +260,9 @@ function backgroundOf(kind: SiteKind, strategy: Strategy, framing: Framing, fact
 }
 
 function callOf(fn: FunctionFact, args: (p: ParamFact, i: number) => string = argName): string {
+  // Note: a formatting trait's `fmt` takes a `Formatter` no user makes: they call it through a format string.
+  const placeholder = fn.name === "fmt" && fn.receiver !== null ? FORMAT_TRAITS.get((fn.implTrait ?? "").replace(/^(?:(?:std|core)::)?fmt::/, "")) : undefined;
+  if (placeholder !== undefined) return `format!("${placeholder}", value)`;
   const list = fn.params.map(args).join(", ");
   // Note: the receiver stands as `value`, unless an argument is named so (`send_item(value)`).
   if (fn.receiver !== null) return `${fn.params.some((p, i) => args(p, i) === "value") ? "receiver" : "value"}.${fn.name}(${list})`;
@@ -294,8 +297,12 @@ function traitOf(fn: FunctionFact): string {
 }
 
 function argName(p: ParamFact, i: number): string {
-  return /^(?:mut\s+)?[a-z_]\w*$/.test(p.pattern) ? p.pattern.replace(/^mut\s+/, "") : `arg${i + 1}`;
+  // Note: `_` is no expression: a name stands for the argument.
+  return /^(?:mut\s+)?[a-z_]\w*$/.test(p.pattern) && p.pattern !== "_" ? p.pattern.replace(/^mut\s+/, "") : `arg${i + 1}`;
 }
+
+/** The `std::fmt` traits whose `fmt` users call through a format string, with the placeholder of each. */
+const FORMAT_TRAITS: ReadonlyMap<string, string> = new Map([["Display", "{}"], ["Debug", "{:?}"], ["LowerHex", "{:x}"], ["UpperHex", "{:X}"], ["Octal", "{:o}"], ["Binary", "{:b}"], ["LowerExp", "{:e}"], ["UpperExp", "{:E}"], ["Pointer", "{:p}"]]);
 
 /** The function as a user names it: `Type::name`, `Trait::name`, or `name`. */
 function nameOf(fn: FunctionFact): string {
