@@ -20,7 +20,7 @@ import { withoutValues } from "../message.js";
 import { errorTypeOf } from "../sources/returned.js";
 import { generateGuards, type Guards } from "./guard.js";
 import { calledByUsers, conditionSource, frameOf, type Frame, type Framing, ERROR_HANDLERS, isCatchAll, isDrop } from "./frame.js";
-import { boundNames, declaredKind, genericNames, headPaths, lastCall, lex, passesSelf, readNames, receiverKind, rustString, stdFailure, typeNames } from "./rust.js";
+import { boundNames, declaredKind, genericNames, isCopyType, headPaths, lastCall, lex, passesSelf, readNames, receiverKind, rustString, stdFailure, typeNames } from "./rust.js";
 import { isStrLiteral } from "../tokens.js";
 import { type OwnWords, withOwnWords } from "./words.js";
 import { type PlaceFacts, withPlace } from "../workspace/place.js";
@@ -310,7 +310,6 @@ function nameOf(fn: FunctionFact): string {
   return owner === undefined ? fn.name : `${owner}::${fn.name}`;
 }
 
-const COPY_TYPE = /^(?:&.*|u8|u16|u32|u64|u128|usize|i8|i16|i32|i64|i128|isize|f32|f64|bool|char)$/s;
 
 function quoteMessage(m: string): string {
   const one = m.replace(/\s+/g, " ").trim();
@@ -778,7 +777,7 @@ function exampleFixOf(kind: SiteKind, message: string, framing: Framing, guards:
   if (framing.frame === "input" && guards.form === "function" && fn.name !== "main" && !/^\s*#\[cfg\(/.test(guards.typeGuard ?? "")) {
     const plain = fn.params.every((p) => /^(?:mut\s+)?[a-z_]\w*$/.test(p.pattern));
     if (!plain || fn.params.length === 0) return null;
-    const guardArgs = fn.params.map((p, i) => (COPY_TYPE.test(p.type.trim()) ? argName(p, i) : `${argName(p, i)}.clone()`)).join(", ");
+    const guardArgs = fn.params.map((p, i) => (isCopyType(p.type) ? argName(p, i) : `${argName(p, i)}.clone()`)).join(", ");
     const call = callOf(fn);
     return `// before\n${call};\n// after\nif !would_panic(${guardArgs}) {\n    ${call};\n}`;
   }

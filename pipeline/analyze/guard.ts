@@ -16,7 +16,7 @@
  */
 import type { Condition, FunctionFact, SiteFacts } from "../schema-types.generated.js";
 import { withoutValues } from "../message.js";
-import { boundNames, constantNames, genericNames, headPaths, mayHaveEffects, operand, readNames, rustString, typeNames } from "./rust.js";
+import { boundNames, constantNames, genericNames, headPaths, isCopyType, mayHaveEffects, operand, readNames, rustString, typeNames } from "./rust.js";
 
 /** What the generator produced, and why a form is missing. */
 export interface Guards {
@@ -194,11 +194,14 @@ function functionForm(fn: FunctionFact, expr: string, reads: readonly string[], 
   if (mentions.some((n) => implNames.has(n)) || /\bself\b/.test(expr)) return null;
 
   const head = `${fn.generics ?? ""}(${fn.params.map((p) => `${p.pattern}: ${p.type}`).join(", ")})`;
+  // Note: it takes its arguments as the function does: a value a call moves is passed as a clone, to keep it for the call.
+  const moved = fn.params.filter((p) => !isCopyType(p.type) && /^(?:mut\s+)?[a-z_]\w*$/.test(p.pattern) && p.pattern !== "_").map((p) => p.pattern.replace(/^mut\s+/, ""));
+  const note = moved.length === 0 ? "" : `// Takes its arguments as \`${fn.name}\` does: pass ${moved.map((m) => `\`${m}.clone()\``).join(", ")} to keep ${moved.length === 1 ? "the value" : "the values"} for the call.\n`;
   const where = fn.whereClause === null ? "" : `\n${fn.whereClause}`;
   const body = (lines: string[]) => lines.map((l) => l.split("\n").map((x) => `    ${x}`).join("\n")).join("\n");
   // Note: the guard exists in the same builds as the panic: its gates become one `#[cfg]`.
   const cfg = gates.length === 0 ? "" : `#[cfg(${gates.length === 1 ? gates[0] : `all(${gates.join(", ")})`})]\n`;
-  const typeGuard = `${cfg}fn would_panic${head} -> bool${where} {\n${body([...lets, expr])}\n}`;
-  const validationCode = `${cfg}fn check${head} -> Result<(), &'static str>${where} {\n${body([...lets, `let reaches = ${expr};`, `if reaches {\n    return Err(${rustString(withoutValues(message))});\n}`, "Ok(())"])}\n}`;
+  const typeGuard = `${note}${cfg}fn would_panic${head} -> bool${where} {\n${body([...lets, expr])}\n}`;
+  const validationCode = `${note}${cfg}fn check${head} -> Result<(), &'static str>${where} {\n${body([...lets, `let reaches = ${expr};`, `if reaches {\n    return Err(${rustString(withoutValues(message))});\n}`, "Ok(())"])}\n}`;
   return { typeGuard, validationCode, lets };
 }

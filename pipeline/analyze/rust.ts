@@ -231,6 +231,11 @@ export function passesSelf(src: string): boolean {
   return false;
 }
 
+/** True for a type a value of which is copied, not moved, by a call: a reference, or one of the primitive numbers, `bool` or `char`. */
+export function isCopyType(type: string): boolean {
+  return /^(?:&.*|u8|u16|u32|u64|u128|usize|i8|i16|i32|i64|i128|isize|f32|f64|bool|char)$/s.test(type.trim());
+}
+
 /** Methods of std whose value is an `Option`. */
 const OPTION_METHODS: ReadonlySet<string> = new Set([
   "get", "get_mut", "first", "last", "next", "next_back", "nth", "peek", "pop", "pop_front", "pop_back", "find", "find_map", "position",
