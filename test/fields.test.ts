@@ -317,3 +317,21 @@ describe("the call a sketch writes for a formatting trait's fmt, and for a `_` p
     assert.match(g.tryCatchPattern ?? "", /\|\| visit\(arg1\)\)/);
   });
 });
+
+describe("a panic an environment variable or a build's features decide", () => {
+  it("says to set the variable or the feature, not to handle a run-time answer, and writes no catch_unwind", () => {
+    // `impl Default for Device { fn default() -> Self { if let Ok(name) = std::env::var("APP_DEVICE") { match name.as_str() { "cpu" => { #[cfg(feature = "cpu")] return …; panic!(…) } … } } … } }`
+    const def = fn({ name: "default", line: 20, visibility: null, implType: "Device", implTrait: "Default" });
+    const conditions = [
+      { kind: "if-let" as const, line: 21, pattern: "Ok(name)", value: "std::env::var(\"APP_DEVICE\")", holds: true },
+      { kind: "match" as const, line: 22, scrutinee: "name.as_str()", pattern: "\"cpu\"", guard: null, attributes: [], earlierArms: [] },
+      { kind: "if" as const, line: 24, condition: "cfg!(feature = \"cpu\")", holds: false },
+    ];
+    const f = analysisFields("panic", "APP_DEVICE=cpu requested, but the 'cpu' feature is not enabled.", "src/device.rs", 25, facts(def, { conditions, entryPoints: [entry("Device::default", ["Device::default"])] }), []);
+    assert.match(f.solutions[0]!, /what decides it is the environment variable `APP_DEVICE` and whether the build leaves out the feature `cpu`( of `[^`]+`)?, set outside the code\. To avoid it, set `APP_DEVICE` to a value `Device::default` supports in your build, or leave it unset; or build with the feature `cpu`/);
+    assert.doesNotMatch(f.solutions.join("\n"), /answered at run time/);
+    assert.equal(f.tryCatchPattern, null);
+    assert.equal(f.handlingStrategy, "validate-input");
+    assert.ok(f.preventionTips.some((t) => t.includes("`feature = \"cpu\"`")), f.preventionTips.join(" | "));
+  });
+});

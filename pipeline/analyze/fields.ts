@@ -20,7 +20,7 @@ import { withoutValues } from "../message.js";
 import { errorTypeOf } from "../sources/returned.js";
 import { generateGuards, type Guards } from "./guard.js";
 import { calledByUsers, conditionSource, frameOf, type Frame, type Framing, ERROR_HANDLERS, isCatchAll, isDrop } from "./frame.js";
-import { boundNames, declaredKind, genericNames, isCopyType, headPaths, lastCall, lex, passesSelf, readNames, receiverKind, rustString, stdFailure, typeNames } from "./rust.js";
+import { boundNames, declaredKind, genericNames, isCopyType, settingsRead, headPaths, lastCall, lex, passesSelf, readNames, receiverKind, rustString, stdFailure, typeNames } from "./rust.js";
 import { isStrLiteral } from "../tokens.js";
 import { type OwnWords, withOwnWords } from "./words.js";
 import { type PlaceFacts, withPlace } from "../workspace/place.js";
@@ -408,6 +408,14 @@ function carrierSentence(carrier: Carrier, who: string): string {
   return `${code(carrier.entry.symbol)} hands ${who} ${list(handed)} unchanged (${code(carrier.entry.via.join(" → "))}: each call on the way passes it by name, as the index reads the calls).`;
 }
 
+/** The environment variables and `cfg!` features `deciding` reads, or null when it reads none. */
+function settingsOfPath(deciding: readonly Condition[]): { envs: string[]; features: [string, boolean][] } | null {
+  const read = deciding.map((c) => settingsRead(conditionSource(c), c.holds !== false));
+  const envs = [...new Set(read.flatMap((r) => r.envs))];
+  const features = read.flatMap((r) => r.features);
+  return envs.length === 0 && features.length === 0 ? null : { envs, features };
+}
+
 /** What a partial carrier's check reads beside what the entry point hands on, in words. */
 function alsoRead(carrier: Carrier): string {
   const rest = carrier.rest.length === 0 ? [] : [`${list(carrier.rest.map(code))}, which that path does not hand on unchanged (how ${code(carrier.entry.symbol)} comes to ${carrier.rest.length === 1 ? "it" : "them"} is not traced here)`];
@@ -542,7 +550,9 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   const fn = facts.function;
   /** A public function that hands the check every value it reads unchanged: then the check is of that function's input. */
   const carrier = framing.frame === "relayed" && fn !== undefined ? carrierOf(facts, framing.params, framing.deciding) : null;
-  const strategy = carrier !== null ? "validate-input" : strategyOf(kind, framing);
+  /** What of the environment and the build the deciding conditions read (a path condition only): the user's settings, not a value of theirs. */
+  const settings = framing.frame === "path" ? settingsOfPath(framing.deciding) : null;
+  const strategy = carrier !== null || settings !== null ? "validate-input" : strategyOf(kind, framing);
   const lastCheck = facts.conditions.at(-1);
   /** An assertion that reads no variable, parameter or type parameter: both sides are fixed when the crate is compiled. */
   const fixed = framing.frame === "invariant" && kind.includes("assert") && lastCheck?.kind === "assert" && framing.params.length === 0 && framing.generics.length === 0 && framing.configFields.length === 0 && fixedValues([lastCheck.condition, lastCheck.left, lastCheck.right].filter((x) => x != null).join(" "));
@@ -692,6 +702,13 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
     case "path": {
       // Note: `self` handed to another function (`try_set_current(&self.inner)`): that function's answer decides, and it is not followed into.
       const handed = framing.deciding.some((c) => passesSelf(conditionSource(c)));
+      if (settings !== null) {
+        const what = [...settings.envs.map((e) => `the environment variable ${code(e)}`), ...settings.features.map(([f, on]) => `whether the build ${on ? "enables" : "leaves out"} the feature ${code(f)}${facts.crate === null ? "" : ` of ${code(facts.crate)}`}`)];
+        const fixes = [...(settings.envs.length === 0 ? [] : [`set ${list(settings.envs.map(code))} to a value ${callee} supports in your build, or leave ${settings.envs.length === 1 ? "it" : "them"} unset`]), ...settings.features.map(([f, on]) => `${on ? "build without" : "build with"} the feature ${code(f)}${facts.crate === null ? "" : ` of ${code(facts.crate)}`} (a crate that depends on it may expose it as a feature of its own)`)];
+        solutions.push(`${callee} panics when ${decidingText}: what decides it is ${list(what)}, set outside the code. To avoid it, ${fixes.join("; or ")}.`);
+        solutions.push("If you own the code, report the setting that is not supported with an error value instead of a panic.");
+        break;
+      }
       solutions.push(framing.effects
         ? `${callee} panics when ${decidingText}: the condition reads what a call with effects (a channel, a lock, I/O, another task) answered at run time, which no check of the arguments decides beforehand; handle that answer where it comes in.`
         : handed
@@ -715,7 +732,9 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
       tips.push(`Find out which operations ${callee} supports before relying on it.`);
       break;
   }
-  if (facts.gates.length > 0) tips.push(`Know which of ${gates} your build enables.`);
+  if (settings !== null && settings.envs.length > 0) tips.push(`Set ${list(settings.envs.map(code))} only to values documented for ${facts.crate === null ? "the crate" : code(facts.crate)}, and check ${settings.envs.length === 1 ? "it" : "them"} where your program starts.`);
+  const buildFeatures = [...facts.gates, ...(settings?.features ?? []).map(([f]) => `feature = "${f}"`)];
+  if (buildFeatures.length > 0) tips.push(`Know which of ${gatesText([...new Set(buildFeatures)])} your build enables.`);
 
   const exampleFix = exampleFixOf(kind, message, framing, guards, facts);
 
@@ -724,6 +743,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   //   (whose explicit call rustc rejects), and no guard checks the input beforehand.
   const entryPoint = fn !== undefined && fn.name === "main" && fn.implType === null && fn.traitName === null;
   const catches = fn !== undefined && facts.macro === null && !entryPoint && users && !isDrop(fn) && !inProcMacro(facts)
+    && settings === null
     && (framing.frame === "missing" || framing.frame === "error" || framing.frame === "callee" || (framing.frame === "path" && framing.effects) || ((framing.frame === "input" || framing.frame === "state") && guards.typeGuard === null));
   const tryCatchPattern = !catches || !callCompiles(fn!)
     ? null

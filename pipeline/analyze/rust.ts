@@ -236,6 +236,20 @@ export function isCopyType(type: string): boolean {
   return /^(?:&.*|u8|u16|u32|u64|u128|usize|i8|i16|i32|i64|i128|isize|f32|f64|bool|char)$/s.test(type.trim());
 }
 
+/**
+ * What of the build and the process's environment a condition reads: the environment variables
+ * (`std::env::var("X")`, `env::var_os("X")`, `option_env!("X")`) and the features of `cfg!(feature
+ * = "x")`, each with whether the path needs it on (`holds`: the condition's value on the way to the
+ * site, true when not said).
+ */
+export function settingsRead(source: string, holds = true): { envs: string[]; features: [name: string, on: boolean][] } {
+  const envs = [...source.matchAll(/\b(?:env\s*::\s*var(?:_os)?\s*\(|option_env\s*!\s*\(|env\s*!\s*\()\s*"([^"\\]+)"/g)].map((m) => m[1]!);
+  // Note: only a condition that is the `cfg!` alone (or its negation) says which way the path needs the feature.
+  const alone = /^\s*(!\s*)?cfg\s*!\s*\(\s*feature\s*=\s*"([^"\\]+)"\s*\)\s*$/.exec(source);
+  const features: [string, boolean][] = alone === null ? [] : [[alone[2]!, alone[1] === undefined ? holds : !holds]];
+  return { envs: [...new Set(envs)], features };
+}
+
 /** Methods of std whose value is an `Option`. */
 const OPTION_METHODS: ReadonlySet<string> = new Set([
   "get", "get_mut", "first", "last", "next", "next_back", "nth", "peek", "pop", "pop_front", "pop_back", "find", "find_map", "position",
