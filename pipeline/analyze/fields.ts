@@ -341,6 +341,11 @@ function avoidance(framing: Framing): string {
   }
   if (only?.kind === "if") return `${code(only.condition ?? "")} is ${only.holds === false ? "true" : "false"}`;
   if (only?.kind === "assert") return assertion(only);
+  if (only?.kind === "match" && only.guard == null) {
+    const earlier = only.earlierArms ?? [];
+    return `${code(only.scrutinee ?? "")} does not match ${code(only.pattern ?? "")}${earlier.length === 0 ? "" : ` (or matches ${earlier.length === 1 ? "the arm" : `one of the ${earlier.length} arms`} before it)`}`;
+  }
+  if (only?.kind === "if-let") return `${code(only.value ?? "")} ${only.holds === false ? "matches" : "does not match"} ${code(only.pattern ?? "")}`;
   return `${d.map((c) => describeCondition(c)).join(", then ")} does not hold`;
 }
 
