@@ -316,6 +316,12 @@ describe("the symbol index: what a function calls before another", () => {
       "fn prepare(x: u8) -> u8 { x }",
       "fn kernel(x: u8) { assert!(x < 9, \"x must be small\"); }",
       "pub fn run(x: u8) { let y = prepare(x); check(y); kernel(y); check(x); }",
+      "pub trait Op { fn apply(x: u8); }",
+      "pub struct A;",
+      "pub struct B;",
+      "impl Op for A { fn apply(x: u8) { assert!(x > 1, \"a needs more\"); } }",
+      "impl Op for B { fn apply(x: u8) { assert!(x > 2, \"b needs more\"); } }",
+      "pub fn dispatch(k: u8, x: u8) { match k { 0 => A::apply(x), _ => B::apply(x) } }",
     ]],
   ];
   const index = indexOf(crate);
@@ -325,5 +331,9 @@ describe("the symbol index: what a function calls before another", () => {
     assert.deepEqual(index.calledBefore(id("run"), id("kernel")).map((i) => index.nodes[i]!.symbol), ["prepare", "check"]);
     assert.deepEqual(index.calledBefore(id("run"), id("prepare")), []);
     assert.deepEqual(index.calledBefore(id("check"), id("kernel")), [], "check does not call kernel");
+  });
+
+  it("leaves out another implementation of the same trait method: a dispatch's arms are alternatives", () => {
+    assert.deepEqual(index.calledBefore(node(index, "dispatch").id, node(index, "B::apply").id), []);
   });
 });

@@ -483,6 +483,14 @@ function noBranchSentence(fnName: string, gates: string): string {
   return gates === "" ? `${sentence[0]!.toUpperCase()}${sentence.slice(1)}` : `In builds where ${gates} holds, ${sentence}`;
 }
 
+/** Who can call a `pub fn`: with the symbol index, whether its crate's root makes it reachable; without, what the file shows. */
+function publicReach(facts: RecordFacts): string {
+  const entries = facts.entryPoints;
+  if (entries === undefined) return "callable from other modules (whether the crate re-exports it is not in this file)";
+  if (entries.some((e) => e.via.length === 1)) return "users call it directly: the symbol index finds it reachable from its crate's root";
+  return "`pub`, but the symbol index finds no way to it from its crate's root (a module on the way, or its type, is not public there): users get there only through other functions of the crate";
+}
+
 /** Who can reach the function: its visibility, trait and callers in the file. */
 function reachSentences(fn: FunctionFact | undefined, facts: RecordFacts): string[] {
   const situations: string[] = [];
@@ -493,7 +501,7 @@ function reachSentences(fn: FunctionFact | undefined, facts: RecordFacts): strin
   if (isDrop(fn)) situations.push(`It is the destructor of ${code(fn.implType ?? "")}: it runs whenever such a value is dropped (at the end of its scope, by \`drop(value)\`, or with what holds it); no code calls it directly (E0040).`);
   else if (fn.implTrait !== null) situations.push(`${code(fn.name)} implements ${code(`${fn.implTrait}::${fn.name}`)} for ${code(fn.implType ?? "")}: every call of that trait method on this type gets there.`);
   else if (fn.traitName !== null) situations.push(`${code(fn.name)} is a default method of trait ${code(fn.traitName)}: implementations that do not override it get there.`);
-  else if (fn.visibility === "pub") situations.push(`${code(`pub fn ${fn.name}`)}${fn.implType === null ? "" : ` of ${code(`impl ${fn.implType}`)}`}: callable from other modules (whether the crate re-exports it is not in this file).`);
+  else if (fn.visibility === "pub") situations.push(`${code(`pub fn ${fn.name}`)}${fn.implType === null ? "" : ` of ${code(`impl ${fn.implType}`)}`}: ${publicReach(facts)}.`);
   else if (fn.visibility !== null) situations.push(`${code(`${fn.visibility} fn ${fn.name}`)}: callable only where that visibility allows.`);
   else situations.push(`${code(`fn ${fn.name}`)} is private to its module: users get there only through other code of the crate.`);
   // Note: `facts.callers` are matched by name within the file; the prose names only the callers the symbol index resolves (entry points).
@@ -953,7 +961,7 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
   if (value && fn !== undefined && closure === undefined) {
     if (fn.implTrait !== null) situations.push(`${code(fn.name)} implements ${code(`${fn.implTrait}::${fn.name}`)} for ${code(fn.implType ?? "")}: every call of that trait method on this type may return it.`);
     else if (fn.traitName !== null) situations.push(`${code(fn.name)} is a default method of trait ${code(fn.traitName)}: implementations that do not override it may return it.`);
-    else if (fn.visibility === "pub") situations.push(`${code(`pub fn ${fn.name}`)}: callable from other modules (whether the crate re-exports it is not in this file), which get the error as its return value.`);
+    else if (fn.visibility === "pub") situations.push(`${code(`pub fn ${fn.name}`)}: ${publicReach(facts)}; its callers get the error as its return value.`);
     else if (reaching.length > 0) situations.push(`${code(`${fn.visibility === null ? "" : `${fn.visibility} `}fn ${fn.name}`)} returns it to other code of the crate: users reach it through ${list(reaching.map((e) => code(e.symbol)))}; whether ${reaching.length === 1 ? "that function passes" : "those pass"} it on to them is not worked out here.`);
     else situations.push(`${code(`${fn.visibility === null ? "" : `${fn.visibility} `}fn ${fn.name}`)} returns it to other code of the crate; whether that code passes it on to users is not worked out here.`);
     if (sameFunction.length > 0) situations.push(`The same function returns ${sameFunction.length === 1 ? "another catalogued error" : `${sameFunction.length} other catalogued errors`}: ${sameFunction.slice(0, 4).map((p) => quoteMessage(p.message)).join("; ")}${sameFunction.length > 4 ? "; …" : ""}.`);

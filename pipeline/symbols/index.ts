@@ -475,15 +475,25 @@ export class SymbolIndex {
 
   /**
    * The functions `caller` calls before its first call of `next`, in the order its code first
-   * calls each (the calls are linked in that order); empty when it does not call `next`.
+   * calls each (the calls are linked in that order); empty when it does not call `next`. Only
+   * calls the index resolves to one function: the implementations a call through a type parameter
+   * or a trait's method stands for, and a method matched by name, are alternatives of one call,
+   * not calls one after another, nor are other implementations of `next`'s trait method (a
+   * dispatch's arms, one per type).
    */
   calledBefore(caller: number, next: number): number[] {
     const links = this.callees[caller]!;
+    const target = this.nodes[next]!.fn;
+    const alternative = (id: number) => {
+      const fn = this.nodes[id]!.fn;
+      return target != null && fn != null && target.trait !== null && fn.trait === target.trait && fn.name === target.name;
+    };
     const out: number[] = [];
     for (let k = 0; k < links.length; k += 2) {
       const id = links[k]!;
       if (id === next) return out;
-      if (!out.includes(id)) out.push(id);
+      if (links[k + 1]! > RESOLVED || alternative(id) || out.includes(id)) continue;
+      out.push(id);
     }
     return [];
   }
