@@ -388,6 +388,8 @@ export interface RecordFacts {
   sameFunction: string[];
   /** The record's other occurrences, in occurrence order: where each sits and, for those whose own syntax tree was read (the first of the message in its file), the path condition to it. Absent when the record has one site. */
   otherSites?: OtherSite[];
+  /** For an `.expect`/`.unwrap` site whose receiver ends in a call (`x.load(…)`): what the functions of that name return, `option` or `result`, where every function of the name in the symbol index says so by its return type (and std's method of the name, if one of the known ones, agrees): a match by name. Absent otherwise. */
+  receiverReturns?: "option" | "result";
   /** The public functions a user calls that reach the site (symbols/index.ts), nearest first; at most 5. Empty when the index finds none or the site is in no function. */
   entryPoints?: EntryPoint[];
   /** The doc comments of the site's function and of each entry point that has one, the site's function first. */

@@ -335,3 +335,14 @@ describe("a panic an environment variable or a build's features decide", () => {
     assert.ok(f.preventionTips.some((t) => t.includes("`feature = \"cpu\"`")), f.preventionTips.join(" | "));
   });
 });
+
+describe("an expect's receiver by what the repository's functions of its last call's name return", () => {
+  it("says Option or Result as a match by name, where the facts hold it", () => {
+    const load = fn({ name: "load", line: 3, visibility: "pub", params: [{ pattern: "store", type: "&Store" }] });
+    const cond = { kind: "expect" as const, line: 5, method: "expect", receiver: "store.handle_of(id)" };
+    const f = analysisFields("expect", "the handle is registered", "src/lib.rs", 5, facts(load, { conditions: [cond], receiverReturns: "option", entryPoints: [entry("load", ["load"])] }), []);
+    assert.match(f.documentation + f.solutions.join(" "), /holds no value \(None\) \(every function named `handle_of` in the repository returns an Option\)/);
+    const g = analysisFields("expect", "the handle is registered", "src/lib.rs", 5, facts(load, { conditions: [cond], entryPoints: [entry("load", ["load"])] }), []);
+    assert.match(g.solutions.join(" "), /is None or an Err \(which one, the syntax does not show\)/);
+  });
+});

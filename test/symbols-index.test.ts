@@ -337,3 +337,17 @@ describe("the symbol index: what a function calls before another", () => {
     assert.deepEqual(index.calledBefore(node(index, "dispatch").id, node(index, "B::apply").id), []);
   });
 });
+
+describe("indexFile: what a function returns, by its return type's head", () => {
+  it("reads Option, Result and paths ending in Result, and nothing else", () => {
+    const s = indexFile([
+      "fn a() -> Option<u8> { None }",
+      "fn b() -> io::Result<()> { Ok(()) }",
+      "fn c() -> std::result::Result<u8, E> where E: Clone { todo!() }",
+      "fn d() -> fmt::Result { Ok(()) }",
+      "fn e() -> Vec<Option<u8>> { vec![] }",
+      "fn f(x: Option<u8>) { }",
+    ].join("\n"));
+    assert.deepEqual(s.functions.map((f) => [f.name, f.returns ?? null]), [["a", "option"], ["b", "result"], ["c", "result"], ["d", "result"], ["e", null], ["f", null]]);
+  });
+});

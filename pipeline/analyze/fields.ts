@@ -150,6 +150,11 @@ function emptyState(receiver: string, facts: SiteFacts | null): string {
   const declared = facts === null ? null : declaredKind(receiver, facts.function?.params ?? [], facts.function?.lets ?? [], facts.conditions.flatMap((c) => [c.condition, c.scrutinee, c.value].filter((x): x is string => x !== undefined)));
   if (declared === "option") return "holds no value (None)";
   if (declared === "result") return "is an Err (the panic message ends with the error's Debug form)";
+  // Note: by the functions of the last call's name in the repository: a match by name, said as one.
+  const named = (facts as RecordFacts | null)?.receiverReturns;
+  const called = lastCall(receiver);
+  if (named === "option") return `holds no value (None) (every function named \`${called}\` in the repository returns an Option)`;
+  if (named === "result") return `is an Err (every function named \`${called}\` in the repository returns a Result; the panic message ends with the error's Debug form)`;
   const kind = receiverKind(receiver);
   const by = lastCall(receiver);
   const why = stdFailure(receiver);

@@ -13,6 +13,7 @@
  */
 import { permalink } from "../build.js";
 import { isDistinctive } from "../message.js";
+import { lastCall, receiverKind } from "./rust.js";
 import type { CheckFirst, DocQuote, EntryPoint as EntryPointFact, Envelope, Reproduction, SiteFacts } from "../schema-types.generated.js";
 import { type PanicTest, recordsExpecting } from "../symbols/tests.js";
 import type { SymbolIndex, SymbolNode } from "../symbols/index.js";
@@ -26,6 +27,8 @@ export interface RecordReach {
   readonly reproductions: Reproduction[];
   /** The body of the best `#[should_panic]` test that calls the record's function or an entry point by name: the "before" of an example fix. */
   readonly example: { readonly name: string; readonly path: string; readonly line: number; readonly body: string } | null;
+  /** What the functions named like the last call of an `.expect`'s receiver return (`RecordFacts.receiverReturns`); absent when they do not agree. */
+  readonly receiverReturns?: "option" | "result";
 }
 
 /** The index and the repository's tests, as the analyze stage gets them. */
@@ -101,11 +104,37 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
     }
     return out;
   };
+  // What the functions of each name return, where all of that name say the same by their return type.
+  let returnsByName: Map<string, "option" | "result" | null> | null = null;
+  const returnsOf = (name: string): "option" | "result" | null => {
+    if (returnsByName === null) {
+      returnsByName = new Map();
+      for (const n of index.nodes) {
+        if (n.fn === null || n.test) continue;
+        const known = returnsByName.get(n.fn.name);
+        const here = n.fn.returns ?? null;
+        returnsByName.set(n.fn.name, known === undefined ? here : known === here ? known : null);
+      }
+    }
+    return returnsByName.get(name) ?? null;
+  };
+  /** `RecordReach.receiverReturns` of a site's facts. */
+  const receiverReturns = (facts: SiteFacts): "option" | "result" | null => {
+    const last = facts.conditions.at(-1);
+    if (last?.kind !== "expect" || last.receiver === undefined) return null;
+    const name = lastCall(last.receiver);
+    if (name === undefined) return null;
+    const repo = returnsOf(name);
+    const std = receiverKind(last.receiver);
+    return repo !== null && (std === null || std === repo) ? repo : null;
+  };
   const entryCache = new Map<number, ReturnType<SymbolIndex["entryPoints"]>>();
   const callerCache = new Map<number, readonly string[]>();
   return envelopes.map((_, i) => {
     const target = targets[i]!;
-    if (target === null) return { entryPoints: [], docs: [], callers: [], reproductions: reproductionsOf(input, linked[i]!, []), example: null };
+    const returns = receiverReturns(factsOf(i));
+    const kind = returns === null ? {} : { receiverReturns: returns };
+    if (target === null) return { entryPoints: [], docs: [], callers: [], reproductions: reproductionsOf(input, linked[i]!, []), example: null, ...kind };
     const entries = entryCache.get(target.id) ?? entryCache.set(target.id, index.entryPoints(target)).get(target.id)!;
     const documented: SymbolNode[] = [target, ...entries.map((x) => x.node).filter((n) => n.id !== target.id)];
     const docs = documented.flatMap((n): DocQuote[] => (n.doc === null ? [] : [{ symbol: n.symbol, of: n === target ? "function" : "entry-point", summary: n.doc.summary, panics: n.doc.panics, ...(n.doc.details === undefined ? {} : { details: n.doc.details }) }]));
@@ -122,6 +151,7 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
       callers: [...(callerCache.get(target.id) ?? callerCache.set(target.id, index.resolvedCallers(target)).get(target.id)!)],
       reproductions,
       example: best === undefined ? null : { name: best.test.name, path: best.test.path, line: best.test.line, body: best.test.fn.body! },
+      ...kind,
     };
   });
 }

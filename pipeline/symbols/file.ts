@@ -43,6 +43,8 @@ export interface FunctionSymbol {
   readonly trait: string | null;
   /** True for an item of a `trait` block (a default method or a declaration); absent in an `impl` block, even one of a trait for a type of the same name (`impl ser::Error for Error`). */
   readonly inTrait?: true;
+  /** What its return type is by its head: `option` (`Option<…>`), `result` (`Result<…>`, `io::Result<…>`, any path ending in `Result`); absent for others and for none. */
+  readonly returns?: "option" | "result";
   /** Of an `impl a::Trait for Type` block's trait path, the module segment before the trait's name (`ser` of `ser::Error`); absent for a one-segment path. */
   readonly traitModule?: string;
   /** `pub`, `pub(crate)`, `pub(super)`, … as written; null for none. */
@@ -224,6 +226,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
         trait: ownerScope?.trait ?? null,
         ...(ownerScope?.kind === "trait" ? { inTrait: true as const } : {}),
         ...(ownerScope?.traitModule === undefined ? {} : { traitModule: ownerScope.traitModule }),
+        ...returnsOf(t, pair, i + 2, j),
         // Note: a trait's methods take the trait's visibility.
         visibility: ownerScope?.kind === "trait" ? (ownerScope.visibility ?? null) : head.visibility,
         receiver,
@@ -549,6 +552,20 @@ function docDetails(lines: readonly string[], summaryLines: number): string | nu
   const cut = text.slice(0, DETAILS_LENGTH - 1);
   const end = Math.max(cut.lastIndexOf(". "), cut.lastIndexOf(".) "));
   return `${end > DETAILS_LENGTH / 3 ? cut.slice(0, end + 1) : cut.trimEnd()}…`;
+}
+
+/** `FunctionSymbol.returns` of a `fn` header whose tokens after the name run from `from` to `to` (its body's `{` or its `;`). */
+function returnsOf(t: readonly Token[], pair: Int32Array, from: number, to: number): { returns?: "option" | "result" } {
+  let k = from;
+  while (k < to && t[k]!.text !== "->") k = t[k]!.kind === "open" ? pair[k]! + 1 : k + 1;
+  if (k >= to) return {};
+  let head: string | null = null;
+  for (k++; k < to; k++) {
+    const x = t[k]!;
+    if (x.kind === "ident" && x.text !== "where") head = x.text;
+    else if (x.text !== "::") break;
+  }
+  return head === "Option" ? { returns: "option" } : head !== null && head.endsWith("Result") ? { returns: "result" } : {};
 }
 
 /** The trait path of an `impl a::Trait for Type` header, by segment without generics (`["a", "Trait"]`), or null. */
