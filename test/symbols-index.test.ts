@@ -351,3 +351,22 @@ describe("indexFile: what a function returns, by its return type's head", () => 
     assert.deepEqual(s.functions.map((f) => [f.name, f.returns ?? null]), [["a", "option"], ["b", "result"], ["c", "result"], ["d", "result"], ["e", null], ["f", null]]);
   });
 });
+
+describe("the symbol index: a method called on a parameter of a named type", () => {
+  const crate: Source[] = [
+    ["o/src/lib.rs", "o", "", [
+      "pub struct Options { pub n: usize }",
+      "pub struct Other;",
+      "impl Options { fn check(&self) { assert!(self.n > 0, \"n must be positive\"); } }",
+      "impl Other { fn check(&self) {} }",
+      "pub fn run(options: &Options, other: Other) { options.check(); other.check(); }",
+      "pub fn rebound(options: Options) { let options = Options { n: 0 }; options.check(); }",
+    ]],
+  ];
+  const index = indexOf(crate);
+
+  it("resolves it to that type's method, the parameter handed on as its self", () => {
+    const found = index.entryPoints(node(index, "Options::check")).map((e) => [e.symbol, e.confidence, e.carries.map((c) => c.join("←")).join(",")]);
+    assert.deepEqual(found, [["run", "resolved", "self←options"]]);
+  });
+});

@@ -377,7 +377,8 @@ function carrierOf(facts: RecordFacts, params: readonly string[], deciding: read
   // Note: an `assert_eq!` holds its operands apart from its condition.
   const read = deciding.flatMap((c) => readNames([conditionSource(c), c.kind === "assert" ? `${c.left ?? ""} ${c.right ?? ""}` : ""].join(" ")));
   // Note: and each of them still holds what the caller passed where the site is (`unchangedParams`: not rebound, not `mut`).
-  const unchanged = facts.function?.unchangedParams ?? [];
+  // Note: a method's `self` is the value it is called on, never rebound.
+  const unchanged = [...(facts.function?.unchangedParams ?? []), "self"];
   const usable = (facts.entryPoints ?? []).filter((entry) => entry.via.length >= 2 && entry.confidence !== "name");
   const carrier = (entry: (typeof usable)[number], kept: readonly string[], rest: readonly string[], locals: readonly string[]): Carrier => {
     const carried = new Map((entry.carries ?? []).map(([own, theirs]) => [own, theirs]));
@@ -567,7 +568,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   const guards = usersGuards(generateGuards({ ...facts, gates: facts.gates.slice(facts.moduleGates.length) }, message), users, framing.configFields.length > 0, facts.function);
   const fn = facts.function;
   /** A public function that hands the check every value it reads unchanged: then the check is of that function's input. */
-  const carrier = framing.frame === "relayed" && fn !== undefined ? carrierOf(facts, framing.params, framing.deciding) : null;
+  const carrier = framing.frame === "relayed" && fn !== undefined ? carrierOf(facts, framing.selfBehind ? [...framing.params, "self"] : framing.params, framing.deciding) : null;
   /** What of the environment and the build the deciding conditions read (a path condition only): the user's settings, not a value of theirs. */
   const settings = framing.frame === "path" ? settingsOfPath(framing.deciding) : null;
   const strategy = carrier !== null || settings !== null ? "validate-input" : strategyOf(kind, framing);
@@ -689,7 +690,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
       break;
     case "relayed":
       if (carrier !== null && avoid !== null) {
-        solutions.push(carrier.rest.length === 0
+        solutions.push(carrier.rest.length === 0 && carrier.locals.length === 0
           ? `Call ${code(carrier.entry.symbol)} with ${carrier.named} for which ${renamed(avoid, carrier)}: it hands ${carrier.pairs.length === 1 ? "it" : "them"} on unchanged to ${callee}, which checks ${carrier.pairs.length === 1 ? "it" : "them"}.`
           : `Call ${code(carrier.entry.symbol)} with ${carrier.named} that ${carrier.pairs.length === 1 ? "passes" : "pass"} the check of ${callee}: it hands ${carrier.pairs.length === 1 ? "it" : "them"} on unchanged to ${callee}, which fails when ${renamed(decidingText ?? avoid, carrier)}, reading ${carrier.pairs.length === 1 ? "it" : "them"} together with ${alsoRead(carrier)}.`);
         solutions.push(`If what you pass is valid by the docs of ${code(carrier.entry.symbol)}, this points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)}: report it with that input.`);

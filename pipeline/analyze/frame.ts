@@ -45,6 +45,8 @@ export interface Framing {
   readonly effects: boolean;
   /** True when they also read the state of the value the method is called on (`self`, not a configuration's fields), directly or through the `let`s before them. */
   readonly readsSelf: boolean;
+  /** True when they read the value the method is called on (`self`) at all, a configuration's included, directly or through the `let`s before them. */
+  readonly selfBehind: boolean;
 }
 
 /** Option/Result methods that call their closure argument only on None or Err. */
@@ -206,8 +208,9 @@ export function frameOf(kind: SiteKind, message: string, facts: SiteFacts): Fram
   const declared = new Set([...genericNames(fn?.generics ?? null), ...genericNames(fn?.implGenerics ?? null)]);
   const generics = [...new Set([...typeNames(sources), ...lex(sources).filter((t) => t.kind === "ident").map((t) => t.text)])].filter((n) => declared.has(n) && !n.startsWith("'")).sort();
   const effects = mayHaveEffects(sources);
-  const readsSelf = fn?.receiver != null && !(fn.implType !== null && CONFIG_TYPE.test(fn.implType)) && namesBehind(fn, facts, reads, false).has("self");
-  const of = (frame: Frame): Framing => ({ frame, params, throughEffects, generics, configFields, deciding, effects, readsSelf });
+  const selfBehind = fn?.receiver != null && namesBehind(fn, facts, reads, false).has("self");
+  const readsSelf = selfBehind && !(fn!.implType !== null && CONFIG_TYPE.test(fn!.implType));
+  const of = (frame: Frame): Framing => ({ frame, params, throughEffects, generics, configFields, deciding, effects, readsSelf, selfBehind });
   if (kind === "expect" || kind === "expect-err") return of("error");
   if (facts.macro !== null) return of("expansion");
   if (kind === "todo") return of("missing");
@@ -225,7 +228,13 @@ export function frameOf(kind: SiteKind, message: string, facts: SiteFacts): Fram
   if (readsInput) return of(!reachedByUsers(facts) ? "internal" : fn === undefined || calledByUsers(fn, facts as RecordFacts) ? "input" : "relayed");
   if (kind === "wrapper-call" || kind === "declared-call") return of("callee");
   if (deciding.length === 0) return of(kind === "unimplemented" ? "missing" : "always");
-  if (kind.includes("assert")) return of("invariant");
+  // Note: an assertion on what the value a method is called on holds (`self.n_fft`, directly or through the function's `let`s) checks that value: users who call the method set it; one reached only through other functions checks what they leave; one no user reaches is the code's assumption.
+  if (kind.includes("assert")) {
+    const ofSelf = selfBehind && !effects && !passesSelf(sources);
+    if (ofSelf && calledByUsers(fn!, facts as RecordFacts)) return of("state");
+    if (ofSelf && (facts as RecordFacts).entryPoints !== undefined && reachedByUsers(facts)) return of("relayed");
+    return of("invariant");
+  }
   // Note: a condition that calls with effects (`block_on(rx)`, `recv()`) tests what the world answered, not the receiver's state.
   // Note: `self` passed to another function (`try_set_current(&self.inner)`) is that function's input: its answer is no state of the value alone.
   if (!(reads.includes("self") && fn?.receiver != null && !effects && !passesSelf(sources))) return of("path");

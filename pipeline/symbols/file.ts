@@ -144,6 +144,8 @@ interface Scope {
   readonly types?: string[];
   /** A function's parameters by name (`self` when it takes it), and those a `let` or `for` of its body has bound since. */
   readonly params?: ReadonlySet<string>;
+  /** Of a function's parameters, those whose type is one named type (`options: StftOptions`, `x: &mut Tensor<B>`): that type's name, not one of the type parameters in scope. */
+  readonly paramTypes?: ReadonlyMap<string, string>;
   readonly bound?: Set<string>;
   readonly passes?: [CallFact, number, string][];
   /** The arguments (`call\0argument`) some call fills with anything but one parameter. */
@@ -249,7 +251,8 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       pending.push({ fn: head.expected !== undefined ? { ...fn, body: bodyLines(text, t[j]!.start, t[pair[j]!]!.end) } : fn, calls, passes });
       const byName = new Set(named.filter((x) => x !== ""));
       if (receiver) byName.add("self");
-      stack.push({ kind: "fn", close: pair[j]!, calls, called: new Set(), test, params: byName, bound: new Set(), passes, mixed: new Set() });
+      const paramTypes = params >= 0 ? namedTypes(t, pair, params, new Set(generics)) : new Map<string, string>();
+      stack.push({ kind: "fn", close: pair[j]!, calls, called: new Set(), test, params: byName, ...(paramTypes.size === 0 ? {} : { paramTypes }), bound: new Set(), passes, mixed: new Set() });
       i = j;
       continue;
     }
@@ -335,13 +338,17 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
     if (after !== "(" && after !== "!" && after !== "::") continue;
     const into = collector();
     if (into === undefined) continue;
-    const call = callAt(t, i, selfType, aliases);
+    const call = callAt(t, i, selfType, aliases, (name) => (into.bound?.has(name) === true ? undefined : into.paramTypes?.get(name)));
     // Note: each callee once per function (the index asks who calls whom, not how often).
     if (call !== null && !into.called!.has(call)) {
       into.called!.add(call);
       into.calls!.push(call);
     }
-    if (call !== null && into.params !== undefined && into.params.size > 0 && !call.endsWith("!")) handedOn(t, pair, i, call, into);
+    if (call !== null && into.params !== undefined && into.params.size > 0 && !call.endsWith("!")) {
+      handedOn(t, pair, i, call, into);
+      // Note: a method called on a typed parameter (`options.check()`) hands it on as the callee's `self` (argument -1).
+      if (/^[A-Z]\w*\./.test(call)) notePass(into, call, -1, into.bound!.has(t[i - 2]!.text) ? null : t[i - 2]!.text);
+    }
   }
   // Note: a function whose body never closes ends the file.
   while (pending.length > 0) functions.push(ended(pending.pop()!, lineOf(text.length)));
@@ -622,8 +629,12 @@ function join(a: string, b: string): string {
 /** The length of the longest keyword: a longer name is none (spares the lookup). */
 const LONGEST_KEYWORD = Math.max(...[...KEYWORDS].map((k) => k.length));
 
-/** The call whose name is the identifier at `i`, as a `CallFact` key; null when it is none. `self`: the type `Self` names there (asked only for a `Self::` path). */
-function callAt(t: readonly Token[], i: number, self: () => string | null, aliases: ReadonlyMap<string, string>): string | null {
+/**
+ * The call whose name is the identifier at `i`, as a `CallFact` key; null when it is none. `self`:
+ * the type `Self` names there (asked only for a `Self::` path); `typed`: the type of a parameter
+ * of the function by its name, for a method called on it (`options.check()` → `StftOptions.check`).
+ */
+function callAt(t: readonly Token[], i: number, self: () => string | null, aliases: ReadonlyMap<string, string>, typed: (name: string) => string | undefined = () => undefined): string | null {
   const name = t[i]!.text;
   let after = i + 1;
   // A turbofish: `f::<T>(`.
@@ -635,7 +646,12 @@ function callAt(t: readonly Token[], i: number, self: () => string | null, alias
   if (name === "self" || name === "Self") return null;
   const prev = t[i - 1];
   if (prev?.text === "fn") return null;
-  if (prev?.text === ".") return t[i - 2]?.text === "self" && t[i - 3]?.text !== "." ? `self.${name}` : `.${name}`;
+  if (prev?.text === ".") {
+    const on = t[i - 2];
+    if (on?.text === "self" && t[i - 3]?.text !== ".") return `self.${name}`;
+    const type = on?.kind === "ident" && t[i - 3]?.text !== "." && t[i - 3]?.text !== "::" ? typed(on.text) : undefined;
+    return type === undefined ? `.${name}` : `${aliases.get(type) ?? type}.${name}`;
+  }
   if (prev?.text !== "::") {
     // Note: an upper-case name called alone is a tuple struct's or variant's constructor.
     const first = name.charCodeAt(0);
@@ -690,6 +706,30 @@ function paramNames(t: readonly Token[], pair: Int32Array, open: number, receive
   return receiver ? names.slice(1) : names;
 }
 
+/**
+ * The parameters of the list opened at `open` whose type is one named type, by name: `name: T`,
+ * `name: &T`, `name: &mut T`, `name: T<…>` with `T` a single segment starting upper-case and none
+ * of `generics` (the type parameters in scope); others (paths, `impl`, `dyn`, tuples) left out.
+ */
+function namedTypes(t: readonly Token[], pair: Int32Array, open: number, generics: ReadonlySet<string>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [from, to] of commaParts(t, pair, open, true)) {
+    let a = from;
+    while (t[a]?.text === "#" && t[a + 1]?.text === "[") a = pair[a + 1]! + 1;
+    if (t[a]?.text === "mut") a++;
+    if (t[a]?.kind !== "ident" || t[a + 1]?.text !== ":") continue;
+    const name = t[a]!.text;
+    let k = a + 2;
+    while (k < to && (t[k]!.text === "&" || t[k]!.text === "&&" || t[k]!.text === "mut" || t[k]!.kind === "lifetime")) k++;
+    const type = t[k];
+    if (type?.kind !== "ident" || !/^[A-Z]/.test(type.text) || generics.has(type.text) || type.text === "Self") continue;
+    const rest = t[k + 1]?.text;
+    if (k + 1 < to && rest !== "<") continue;
+    out.set(name, type.text);
+  }
+  return out;
+}
+
 /** Notes in `into.passes` each argument of the call named at `i` (its key `call`) that is one of the function's parameters by name alone. */
 function handedOn(t: readonly Token[], pair: Int32Array, i: number, call: CallFact, into: Scope): void {
   let open = i + 1;
@@ -699,17 +739,21 @@ function handedOn(t: readonly Token[], pair: Int32Array, i: number, call: CallFa
     let a = from;
     while (a < to && (t[a]!.text === "&" || t[a]!.text === "*" || t[a]!.text === "mut")) a++;
     const name = t[a];
-    const value = a === to - 1 && name?.kind === "ident" && into.params!.has(name.text) && !into.bound!.has(name.text) ? name.text : null;
-    // Note: an argument that another call of the same key fills with anything else is no parameter handed on.
-    const seen = `${call}\0${arg}`;
-    const at = into.passes!.findIndex(([c, n]) => c === call && n === arg);
-    if (at >= 0) {
-      if (into.passes![at]![2] !== value) (into.passes!.splice(at, 1), into.mixed!.add(seen));
-    } else if (!into.mixed!.has(seen)) {
-      if (value === null) into.mixed!.add(seen);
-      else into.passes!.push([call, arg, value]);
-    }
+    notePass(into, call, arg, a === to - 1 && name?.kind === "ident" && into.params!.has(name.text) && !into.bound!.has(name.text) ? name.text : null);
   });
+}
+
+/** Notes in `into.passes` that the call `call` fills its argument `arg` with the parameter `value` (null: with anything else). */
+function notePass(into: Scope, call: CallFact, arg: number, value: string | null): void {
+  // Note: an argument that another call of the same key fills with anything else is no parameter handed on.
+  const seen = `${call}\0${arg}`;
+  const at = into.passes!.findIndex(([c, n]) => c === call && n === arg);
+  if (at >= 0) {
+    if (into.passes![at]![2] !== value) (into.passes!.splice(at, 1), into.mixed!.add(seen));
+  } else if (!into.mixed!.has(seen)) {
+    if (value === null) into.mixed!.add(seen);
+    else into.passes!.push([call, arg, value]);
+  }
 }
 
 /**

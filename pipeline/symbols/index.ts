@@ -272,6 +272,16 @@ export class SymbolIndex {
         return STD_METHODS.has(name) ? [[], "name"] : byName(nearest(methods.get(name) ?? []));
       }
       if (key.startsWith(".")) return STD_METHODS.has(key.slice(1)) ? [[], "name"] : byName(nearest(methods.get(key.slice(1)) ?? []));
+      // A method called on a parameter of a named type (`StftOptions.assert_valid`): that type's method of the name, else one of the name.
+      const dot = key.indexOf(".");
+      if (dot > 0) {
+        const name = key.slice(dot + 1);
+        const own = owned.get(`${key.slice(0, dot)}::${name}`) ?? [];
+        const near = samePackage(own);
+        if (near.length > 0) return [near, near.length === 1 ? "resolved" : "path"];
+        if (own.length > 0) return [own, own.length === 1 ? "resolved" : "path"];
+        return STD_METHODS.has(name) ? [[], "name"] : byName(nearest(methods.get(name) ?? []));
+      }
       const sep = key.lastIndexOf("::");
       if (sep >= 0) {
         const [qualifier, name] = [key.slice(0, sep), key.slice(sep + 2)];
@@ -389,7 +399,8 @@ export class SymbolIndex {
     // Note: the map is made only once it gets an entry (most links hand on nothing).
     let map: Map<string, string> | null = null;
     if (self && fn.receiver) (map = new Map()).set("self", "self");
-    const shift = fn.receiver && !(self || written.startsWith(".")) ? 1 : 0;
+    // Note: a method call's arguments (`.f(…)`, `x.f(…)` on a typed parameter) leave out the receiver; a path call's (`Type::f(x, …)`) start with it.
+    const shift = fn.receiver && !(self || written.includes(".")) ? 1 : 0;
     for (const [call, argument, parameter] of passes) {
       if (call !== written) continue;
       const at = argument - shift;
