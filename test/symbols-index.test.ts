@@ -370,3 +370,21 @@ describe("the symbol index: a method called on a parameter of a named type", () 
     assert.deepEqual(found, [["run", "resolved", "self←options"]]);
   });
 });
+
+describe("the symbol index: a trait's default method and the types that override it", () => {
+  const crate: Source[] = [
+    ["k/src/lib.rs", "k", "", [
+      "pub trait Ops { fn fill(x: u8); fn clamp(x: u8) { Self::fill(x) } }",
+      "pub struct Own;",
+      "pub struct Plain;",
+      "impl Ops for Own { fn fill(x: u8) { assert!(x > 0, \"own fill\"); } fn clamp(x: u8) {} }",
+      "impl Ops for Plain { fn fill(x: u8) { assert!(x > 1, \"plain fill\"); } }",
+    ]],
+  ];
+  const index = indexOf(crate);
+
+  it("links the default's calls to the implementations of the types that use it, not of those with their own", () => {
+    assert.deepEqual(index.entryPoints(node(index, "Plain::fill")).map((e) => e.via.join(" → ")), ["Plain::fill", "Ops::clamp → Plain::fill"]);
+    assert.deepEqual(index.entryPoints(node(index, "Own::fill")).map((e) => e.via.join(" → ")), ["Own::fill"]);
+  });
+});

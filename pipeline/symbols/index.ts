@@ -342,7 +342,11 @@ export class SymbolIndex {
       this.callees[caller]!.push(callee, rank);
     };
     const linked = new Int32Array(this.nodes.length);
+    /** For each trait method (`Trait::f`), the types whose impls of the trait have their own `f`. */
+    const overriding = new Map<string, Set<string>>();
+    for (const [key, ids] of implementations) overriding.set(key, new Set(ids.map((id) => this.nodes[id]!.fn?.owner ?? "")));
     for (const { node, file, owner, calls: list, generics, passes } of calls) {
+      const callerFn = this.nodes[node]!.fn;
       if (file !== resolvedIn) (resolved.clear(), (resolvedIn = file));
       const byKey = resolved.get(owner) ?? resolved.set(owner, new Map()).get(owner)!;
       const pkg = moduleOf(file.path).package;
@@ -374,9 +378,12 @@ export class SymbolIndex {
         // Note: the trait items the call may mean (the one the caller's file means by the name, `de::Error` among traits named `Error`) stand for the implementations of their trait only; where they are of several traits the file does not tell apart, for none.
         const traits = new Set(ids.flatMap((id) => (isTraitItem(id) ? (ownerDecls[id] ?? []) : [])));
         const impls = traits.size > 1 ? [] : found[2];
+        // Note: a trait's default method runs only for the types that do not override it: its calls reach no implementation of a type that has its own of the default.
+        const defaultOf = callerFn !== null && callerFn.inTrait === true && callerFn.owner !== null ? overriding.get(`${callerFn.owner}::${callerFn.name}`) : undefined;
         for (const id of impls) {
           if (id === node || linked[id] === node + 1) continue;
           if (traits.size === 1 && implDecls[id] !== null && implDecls[id]!.length > 0 && !implDecls[id]!.some((d) => traits.has(d))) continue;
+          if (defaultOf !== undefined && defaultOf.has(this.nodes[id]!.fn?.owner ?? "")) continue;
           linked[id] = node + 1;
           link(node, id, TYPE_PARAMETER);
           if (passes !== undefined) this.noteFlow(node, id, written, passes);
