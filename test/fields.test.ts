@@ -346,3 +346,14 @@ describe("an expect's receiver by what the repository's functions of its last ca
     assert.match(g.solutions.join(" "), /is None or an Err \(which one, the syntax does not show\)/);
   });
 });
+
+describe("a site after an earlier return", () => {
+  it("is not said to panic on every call, nor tagged unconditional", () => {
+    const enter = fn({ name: "enter_runtime", line: 30, visibility: "pub(crate)" });
+    const f = analysisFields("panic", "Cannot start a runtime from within a runtime.", "src/runtime.rs", 68, facts(enter, { exitBeforePath: true, entryPoints: [entry("Handle::block_on", ["Handle::block_on", "enter_runtime"])] }), []);
+    assert.doesNotMatch(f.documentation + f.triggerScenarios, /every call that gets there panics|nothing conditional lies between/);
+    assert.match(f.documentation, /a `return` or `\?` earlier in its body may leave the function before it/);
+    assert.doesNotMatch(f.solutions.join(" "), /do not call it/);
+    assert.ok(!f.tags.includes("unconditional") && f.backgroundTag !== "unconditional-panic", `${f.tags} ${f.backgroundTag}`);
+  });
+});

@@ -206,7 +206,7 @@ function strategyOf(kind: SiteKind, framing: Framing): Strategy {
  */
 function classTag(framing: Framing, facts: SiteFacts, carried = false): string[] {
   const tag = carried ? CLASS.input : CLASS[framing.frame];
-  if (tag === "unconditional" && (facts.macro !== null || facts.gates.length > 0 || facts.conditions.length > 0)) return [];
+  if (tag === "unconditional" && (facts.macro !== null || facts.gates.length > 0 || facts.conditions.length > 0 || facts.exitBeforePath)) return [];
   return [tag];
 }
 
@@ -255,7 +255,7 @@ function backgroundOf(kind: SiteKind, strategy: Strategy, framing: Framing, fact
   if (kind === "unreachable") return "unreachable-reached";
   if (framing.frame === "missing") return "not-implemented";
   if (kind.includes("assert")) return framing.frame === "input" ? "failed-precondition" : "failed-assertion";
-  if (strategy === "catch-unwind") return "unconditional-panic";
+  if (strategy === "catch-unwind") return facts.exitBeforePath ? "panic-after-early-exits" : "unconditional-panic";
   if (strategy === "validate-input") return "rejected-input";
   const last = [...facts.conditions].reverse().find((c) => c.kind === "match" || c.kind === "if-let" || c.kind === "let-else" || c.kind === "while-let" || c.kind === "macro-rule");
   if (last?.kind === "let-else" || (last?.kind === "if-let" && last.holds === false)) return "pattern-mismatch";
@@ -484,8 +484,11 @@ function buildsSentence(gates: string): string {
 }
 
 /** The sentence for a site outside any other macro's tokens with no branch between the function's entry and it; `gates` (as shown) limit it to the builds that compile it. */
-function noBranchSentence(fnName: string, gates: string): string {
-  const sentence = `no branch, loop or closure lies between the entry of ${fnName} and the site: every call that gets there panics.`;
+function noBranchSentence(fnName: string, gates: string, exitBefore = false): string {
+  // Note: a `return` or `?` before the site's statement (in an earlier block of the function) may leave the function first: then only the calls it does not leave get there.
+  const sentence = exitBefore
+    ? `no branch, loop or closure of ${fnName} holds the site, but a \`return\` or \`?\` earlier in its body may leave the function before it: the calls that do not leave it there panic here.`
+    : `no branch, loop or closure lies between the entry of ${fnName} and the site: every call that gets there panics.`;
   return gates === "" ? `${sentence[0]!.toUpperCase()}${sentence.slice(1)}` : `In builds where ${gates} holds, ${sentence}`;
 }
 
@@ -623,7 +626,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   else if (framing.frame === "callee" && source !== undefined && kind === "declared-call") doc.push(`${code(source.name)} only carries the message: the panic comes where the code that gets its result turns it into one${steps.length > 0 ? `. The call is reached when ${cond}` : ""}.`);
   else if (framing.frame === "callee" && source !== undefined) doc.push(`${code(source.name)} decides whether to panic${steps.length > 0 ? `; the call is reached when ${cond}` : ""}.`);
   else if (steps.length > 0) doc.push(`${after === null ? "It" : `${after[0]!.toUpperCase()}${after.slice(1)}, it`} is raised when ${cond}.`);
-  else if (fnName !== null && framing.frame !== "callee" && facts.macro === null) doc.push(noBranchSentence(fnName, gates));
+  else if (fnName !== null && framing.frame !== "callee" && facts.macro === null) doc.push(noBranchSentence(fnName, gates, facts.exitBeforePath));
   if (framing.frame === "missing" && kind === "panic") doc.push("Its message says that the path is not supported: reaching it always panics.");
   // Note: the comment is the repository's words, quoted as theirs: the analysis does not check it.
   if (facts.comment !== undefined) doc.push(`The code's comment on it says: “${facts.comment.length > 300 ? `${facts.comment.slice(0, 297)}…` : facts.comment}”`);
@@ -637,7 +640,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
     ? `${reachSteps.length > 0 ? `${subject}, ${inMacro} is reached with the site's tokens when ${reachSteps.join(", then ")}` : `${subject}, in the tokens of ${inMacro}`}; the conditions of the code made from those tokens are not analysed here (read the excerpt).`
     : framing.frame === "input" && users && call !== null && decidingText !== null
     ? `Calling ${call} with ${names} such that${after === null ? "" : `, ${after},`} ${decidingText}${steps.length > deciding.length ? ` (on the path: ${cond})` : ""}.`
-    : steps.length > 0 ? `${subject}${after === null ? "" : `, ${after}`}: ${cond}.` : fn !== undefined ? `Any call of ${code(fn.name)} that reaches line ${line}${framing.frame === "callee" ? `, when ${code(source?.name ?? "the callee")} panics` : ": nothing conditional lies between the function's entry and the site"}.` : `${subject}, unconditionally.`;
+    : steps.length > 0 ? `${subject}${after === null ? "" : `, ${after}`}: ${cond}.` : fn !== undefined ? `Any call of ${code(fn.name)} that reaches line ${line}${framing.frame === "callee" ? `, when ${code(source?.name ?? "the callee")} panics` : facts.exitBeforePath ? ": nothing conditional holds the site itself, but an earlier `return` or `?` may leave the function before it" : ": nothing conditional lies between the function's entry and the site"}.` : `${subject}, unconditionally.`;
 
   // commonSituations
   const situations: string[] = [buildsSentence(gates), ...reachSentences(fn, facts)];
@@ -746,7 +749,11 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
       break;
     case "always":
     case "expansion":
-      solutions.push(fn === undefined ? "Nothing in the code decides whether it panics once it gets here: avoid that use." : `No condition in ${callee} decides whether line ${line} panics once execution gets there: do not call it${gates === "" ? "" : ` in builds where ${gates} holds`}.`);
+      solutions.push(fn === undefined
+        ? "Nothing in the code decides whether it panics once it gets here: avoid that use."
+        : facts.exitBeforePath
+        ? `What decides whether ${callee} gets to line ${line} is an earlier \`return\` or \`?\` in its body (in the excerpt): the calls it does not leave the function for panic there; read those exits for the case to avoid.`
+        : `No condition in ${callee} decides whether line ${line} panics once execution gets there: do not call it${gates === "" ? "" : ` in builds where ${gates} holds`}.`);
       solutions.push("If you own the code, return an error instead of panicking.");
       tips.push(`Find out which operations ${callee} supports before relying on it.`);
       break;
