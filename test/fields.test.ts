@@ -357,3 +357,11 @@ describe("a site after an earlier return", () => {
     assert.ok(!f.tags.includes("unconditional") && f.backgroundTag !== "unconditional-panic", `${f.tags} ${f.backgroundTag}`);
   });
 });
+
+describe("a proc macro's panic as rustc shows it", () => {
+  it("quotes the message with std's words before it, as the help line prints it", () => {
+    const ser = fn({ name: "serialize_body", line: 1290, visibility: null });
+    const f = analysisFields("unreachable", "getter is only allowed for remote impls", "serde_derive/src/ser.rs", 1303, facts(ser, { crateKind: "proc-macro", crate: "serde_derive" }), []);
+    assert.match(f.documentation, /`= help: message: internal error: entered unreachable code: getter is only allowed for remote impls`/);
+  });
+});

@@ -16,6 +16,7 @@
  */
 import type { Condition, Envelope, FunctionFact, MessageSource, OtherSite, ParamFact, RecordFacts, SiteFacts, SiteKind } from "../schema-types.generated.js";
 import { PRIMITIVE_TYPES } from "../rust/index.js";
+import { MACRO_RULES } from "../rules/index.js";
 import { withoutValues } from "../message.js";
 import { errorTypeOf } from "../sources/returned.js";
 import { generateGuards, type Guards } from "./guard.js";
@@ -208,6 +209,13 @@ function classTag(framing: Framing, facts: SiteFacts, carried = false): string[]
   const tag = carried ? CLASS.input : CLASS[framing.frame];
   if (tag === "unconditional" && (facts.macro !== null || facts.gates.length > 0 || facts.conditions.length > 0 || facts.exitBeforePath)) return [];
   return [tag];
+}
+
+/** The message as the panic prints it where std puts words before it (`unreachable!("m")` prints `internal error: entered unreachable code: m`). */
+function printedMessage(kind: SiteKind, message: string): string {
+  const rule = kind === "unreachable" || kind === "todo" || kind === "unimplemented" ? MACRO_RULES.get(kind) : undefined;
+  const [prefix, bare] = rule?.words ?? [];
+  return prefix === undefined || bare === undefined || message === bare || message.startsWith(prefix) ? message : `${prefix}${message}`;
 }
 
 /** What a panic in a proc-macro crate is to its users: an error of their compilation, with the message as rustc's help line. */
@@ -790,7 +798,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   // Note: in a proc-macro crate, the tokens of `quote!` are the code the macro writes into its user's crate: a panic there happens when that code runs.
   const generated = facts.crateKind === "proc-macro" && (facts.macroPath ?? []).concat(facts.macro === null ? [] : [{ name: facts.macro, attribute: null }]).some((m) => QUOTING.has(m.name));
   const procMacro = facts.crateKind === "proc-macro" && !generated;
-  if (procMacro) doc.push(procMacroNote(facts.crate, message));
+  if (procMacro) doc.push(procMacroNote(facts.crate, printedMessage(kind, message)));
   if (generated) doc.push(`${facts.crate === null ? "This crate" : code(facts.crate)} is a proc-macro crate, and the site is in the tokens it quotes: the macro writes this code into the crate that uses it, where it panics at run time when that code runs, not while compiling.`);
   return {
     documentation: doc.join(" "),
