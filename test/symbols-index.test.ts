@@ -388,3 +388,22 @@ describe("the symbol index: a trait's default method and the types that override
     assert.deepEqual(index.entryPoints(node(index, "Own::fill")).map((e) => e.via.join(" → ")), ["Own::fill"]);
   });
 });
+
+describe("the symbol index: a function named as a macro's argument", () => {
+  const crate: Source[] = [
+    ["m/src/lib.rs", "m", "", [
+      "macro_rules! dispatch { ($x:expr, $f:ident) => { $f($x) }; }",
+      "fn kernel(x: u8) { assert!(x > 0, \"x must be positive\"); }",
+      "fn wrap(x: u8) -> u8 { x }",
+      "pub fn attention(x: u8) { dispatch!(x, kernel); }",
+      "pub fn other(x: u8) { dispatch!(wrap(x), wrap); }",
+    ]],
+  ];
+  const index = indexOf(crate);
+
+  it("is a call of it, where the file declares it; a name inside a call in the arguments is not", () => {
+    assert.deepEqual(index.entryPoints(node(index, "kernel")).map((e) => e.via.join(" → ")), ["attention → kernel"]);
+    const s = indexFile(crate[0]![3].join("\n"));
+    assert.deepEqual(s.functions.find((f) => f.name === "other")!.calls, ["dispatch!", "wrap", "&wrap"]);
+  });
+});

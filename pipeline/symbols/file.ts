@@ -17,7 +17,8 @@ import { type Token, tokenize } from "../tokens.js";
 /**
  * A call as the token pass reads it, by its key: `f` (a plain call), `Type::f` (a path: its last
  * two segments, `Self` replaced by the impl's type and `use` aliases by what they name), `.f` (a
- * method call), `self.f` (a method call on `self`), `m!` (a macro invocation).
+ * method call), `self.f` (a method call on `self`), `Type.f` (a method call on a parameter of that
+ * type), `m!` (a macro invocation), `&f` (a function named alone as a macro invocation's argument).
  */
 export type CallFact = string;
 
@@ -188,6 +189,8 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
   const pending: { fn: Omit<FunctionSymbol, "calls" | "endLine">; calls: CallFact[]; passes: [CallFact, number, string][] }[] = [];
   const ended = (p: (typeof pending)[number], endLine: number): FunctionSymbol => ({ ...p.fn, endLine, calls: p.calls, ...(p.passes.length === 0 ? {} : { passes: p.passes }) });
 
+  /** The opening delimiters of the macro invocations around the token (`name!(…)`), innermost last. */
+  const macroOpens: number[] = [];
   for (let i = 0; i < n; i++) {
     const tok = t[i]!;
     if (tok.kind === "close") {
@@ -335,6 +338,15 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
     // Calls.
     // Note: only an identifier followed by `(`, `!` or `::` (a turbofish) may name a call (`callAt`).
     const after = next?.text;
+    if (after === "!" && t[i + 2]?.kind === "open" && tok.text !== "macro_rules") macroOpens.push(i + 2);
+    while (macroOpens.length > 0 && pair[macroOpens.at(-1)!]! < i) macroOpens.pop();
+    // Note: a function named alone as a macro's argument (`dispatch!(dtype, attention_impl)`: at the invocation's own level, not inside a call in it) is one the macro's expansion may call: `&name`.
+    if (macroOpens.length > 0 && (after === "," || i + 1 === pair[macroOpens.at(-1)!]) && (t[i - 1]?.text === "," || i - 1 === macroOpens.at(-1)) && /^[a-z_]\w*$/.test(tok.text) && !KEYWORDS.has(tok.text) && tok.text !== "self" && atLevel(t, macroOpens.at(-1)!, i)) {
+      const into = collector();
+      const key = `&${tok.text}`;
+      if (into?.called !== undefined && !into.called.has(key)) (into.called.add(key), into.calls!.push(key));
+      continue;
+    }
     if (after !== "(" && after !== "!" && after !== "::") continue;
     const into = collector();
     if (into === undefined) continue;
@@ -354,6 +366,16 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
   while (pending.length > 0) functions.push(ended(pending.pop()!, lineOf(text.length)));
   functions.sort((a, b) => a.line - b.line || a.endLine - b.endLine);
   return { functions, macros: macros.map(({ types: aliases, ...m }) => (aliases!.length === 0 ? m : { ...m, types: aliases })), uses, reexports, modules, types };
+}
+
+/** True when the token at `i` stands in the group opened at `open` itself, not in a group nested in it. */
+function atLevel(t: readonly Token[], open: number, i: number): boolean {
+  let depth = 0;
+  for (let k = i - 1; k > open; k--) {
+    if (t[k]!.kind === "close") depth++;
+    else if (t[k]!.kind === "open" && --depth < 0) return false;
+  }
+  return true;
 }
 
 /** The index of each delimiter's partner (unclosed ones: the last token). */

@@ -263,6 +263,16 @@ export class SymbolIndex {
         if (local.length > 0) return [local, "resolved"];
         return all.length === 1 ? [all, "resolved"] : all.length <= MAX_NAMESAKES ? [all, "name"] : [[], "name"];
       }
+      // A function named as a macro's argument: one of the caller's file, or one its `use`s name.
+      if (key.startsWith("&")) {
+        const name = key.slice(1);
+        const local = here(free.get(name) ?? []);
+        if (local.length > 0) return [local, "resolved"];
+        const used = usesOf.get(file.path)!.get(name);
+        const module = used?.split("::").slice(0, -1).at(-1);
+        const named = used === undefined ? [] : nearest((free.get(name) ?? []).filter((id) => nodeModule[id] === module));
+        return named.length === 1 ? [[...named], "resolved"] : [[], "name"];
+      }
       if (key.startsWith("self.")) {
         const name = key.slice(5);
         const own = owner === null ? [] : (owned.get(`${owner}::${name}`) ?? []);
