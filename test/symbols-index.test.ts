@@ -407,3 +407,17 @@ describe("the symbol index: a function named as a macro's argument", () => {
     assert.deepEqual(s.functions.find((f) => f.name === "other")!.calls, ["dispatch!", "wrap", "&wrap"]);
   });
 });
+
+describe("the symbol index: a function a parent module re-exports by name, called through the re-export", () => {
+  const crate: Source[] = [
+    ["p/src/lib.rs", "p", "", ["mod service;", "pub mod client;"]],
+    ["p/src/service/mod.rs", "p", "service", ["mod base;", "pub(crate) use base::parse;"]],
+    ["p/src/service/base.rs", "p", "service::base", ["pub fn parse(x: u8) { assert!(x > 0, \"bad handshake\"); }"]],
+    ["p/src/client.rs", "p", "client", ["use crate::service::parse;", "pub fn connect(x: u8) { parse(x); }"]],
+  ];
+  const index = indexOf(crate);
+
+  it("resolves the call to the re-exported function", () => {
+    assert.deepEqual(index.entryPoints(node(index, "parse")).map((e) => [e.via.join(" → "), e.confidence]), [["connect → parse", "resolved"]]);
+  });
+});

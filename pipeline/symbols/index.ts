@@ -321,7 +321,7 @@ export class SymbolIndex {
       if (used !== undefined) {
         const module = used.split("::").slice(0, -1).at(-1);
         // Note: of the functions in modules so named, the caller's package's when it has one.
-        const named = [...nearest(all.filter((id) => nodeModule[id] === module))];
+        const named = [...nearest(all.filter((id) => nodeModule[id] === module || reexportedAs[id] === module))];
         if (named.length === 1) return [named, "resolved"];
       }
       return byName(nearest(all));
