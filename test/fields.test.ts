@@ -365,3 +365,14 @@ describe("a proc macro's panic as rustc shows it", () => {
     assert.match(f.documentation, /`= help: message: internal error: entered unreachable code: getter is only allowed for remote impls`/);
   });
 });
+
+describe("a catch_unwind sketch with the symbol index", () => {
+  it("is written only for a function the index finds users can call", () => {
+    const optimize = fn({ name: "optimize", line: 70, visibility: "pub", receiver: "&mut self", implType: "BlocksOptimizer" });
+    const cond = { kind: "expect" as const, line: 78, method: "expect", receiver: "slots[i].take()" };
+    const hidden = analysisFields("expect", "The slot should exist", "src/blocks.rs", 78, facts(optimize, { conditions: [cond], entryPoints: [] }), []);
+    assert.equal(hidden.tryCatchPattern, null);
+    const listed = analysisFields("expect", "The slot should exist", "src/blocks.rs", 78, facts(optimize, { conditions: [cond], entryPoints: [entry("BlocksOptimizer::optimize", ["BlocksOptimizer::optimize"])] }), []);
+    assert.match(listed.tryCatchPattern ?? "", /catch_unwind/);
+  });
+});

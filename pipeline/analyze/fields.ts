@@ -776,7 +776,9 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   //   the crate's (invariant), nor a compile error (a proc-macro crate), nor raised in `Drop::drop`
   //   (whose explicit call rustc rejects), and no guard checks the input beforehand.
   const entryPoint = fn !== undefined && fn.name === "main" && fn.implType === null && fn.traitName === null;
-  const catches = fn !== undefined && facts.macro === null && !entryPoint && users && !isDrop(fn) && !inProcMacro(facts)
+  // Note: and, with the symbol index, only a function it finds users can call (itself an entry point): a `pub fn` of a module the crate's root does not make reachable is no call of theirs.
+  const listed = facts.entryPoints === undefined || facts.entryPoints.some((e) => e.via.length === 1);
+  const catches = fn !== undefined && facts.macro === null && !entryPoint && users && listed && !isDrop(fn) && !inProcMacro(facts)
     && settings === null
     && (framing.frame === "missing" || framing.frame === "error" || framing.frame === "callee" || (framing.frame === "path" && framing.effects) || ((framing.frame === "input" || framing.frame === "state") && guards.typeGuard === null));
   const tryCatchPattern = !catches || !callCompiles(fn!)
