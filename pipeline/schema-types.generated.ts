@@ -356,6 +356,8 @@ export interface RecordFacts {
   crateKind: "lib" | "bin" | "proc-macro" | null;
   /** Present (true) when no build compiles the site: its `gates` cannot all hold together, given what each of its crate's Cargo features enables (`rt-multi-thread = ["rt"]` in `[features]`). A program never raises the error from this site. */
   neverCompiled?: true;
+  /** True when a `mod` declaration on the way down from the crate root to the file is `#[doc(hidden)]`: its items may be `pub` and reachable, but the crate keeps them out of its documented API. Absent otherwise. */
+  moduleHidden?: boolean;
   /** The gates `gates` starts with that come from outside the file: the `#[cfg(…)]` of each `mod` declaration from the crate root down to the file, and of the repository's item-wrapping macros (`cfg_rt! { … }`) around those declarations and around the site, outermost first. */
   moduleGates: string[];
   /** The items enclosing the site, outermost first (`mod`, `impl`, `trait`, `fn`, …), as the file's syntax tree shows them. */

@@ -313,3 +313,18 @@ describe("a run after a change of the layout alone", () => {
     assert.deepEqual(envelopes.find((e) => e.record.errorMessage === "x or slow")!.facts!.gates, ['any(feature = "x", not(feature = "fast"))']);
   });
 });
+
+describe("the workspace's layout: #[doc(hidden)] modules", () => {
+  it("marks the files a #[doc(hidden)] mod declaration leads to, and those below them", () => {
+    const manifests = [{ path: "h/Cargo.toml", text: '[package]\nname = "h"\nversion = "0.1.0"\n' }];
+    const sources: [string, string][] = [
+      ["h/src/lib.rs", "#[doc(hidden)]\npub mod private;\npub mod open;\n"],
+      ["h/src/private.rs", "pub mod de;\n"],
+      ["h/src/private/de.rs", "pub fn f() {}\n"],
+      ["h/src/open.rs", "pub fn g() {}\n"],
+    ];
+    const { layout, problems } = readWorkspace(manifests, sources.map(([p, text]) => ({ path: p, modules: scanModules(text) })));
+    assert.deepEqual(problems, []);
+    assert.deepEqual(sources.map(([p]) => [p, placeOf(layout, p).hidden === true]), [["h/src/lib.rs", false], ["h/src/private.rs", true], ["h/src/private/de.rs", true], ["h/src/open.rs", false]]);
+  });
+});

@@ -504,7 +504,7 @@ function noBranchSentence(fnName: string, gates: string, exitBefore = false): st
 function publicReach(facts: RecordFacts): string {
   const entries = facts.entryPoints;
   if (entries === undefined) return "callable from other modules (whether the crate re-exports it is not in this file)";
-  if (entries.some((e) => e.via.length === 1)) return "users call it directly: the symbol index finds it reachable from its crate's root";
+  if (entries.some((e) => e.via.length === 1)) return facts.moduleHidden === true ? "reachable from its crate's root, in a module declared `#[doc(hidden)]` on the way: not part of the crate's documented API" : "users call it directly: the symbol index finds it reachable from its crate's root";
   return "`pub`, but the symbol index finds no way to it from its crate's root (a module on the way, or its type, is not public there): users get there only through other functions of the crate";
 }
 

@@ -56,6 +56,9 @@ function entryPhrase(e: EntryPoint): string {
   return `${code(e.symbol)} (${code(e.via.join(" → "))}, ${how})`;
 }
 
+/** What a `#[doc(hidden)]` module on the way down says of a public function in it. */
+const HIDDEN = " A `mod` declaration on the way down is `#[doc(hidden)]`, though: rustdoc leaves it out of the crate's documentation, the mark of code that is not part of the crate's public API.";
+
 /** `fields` with the docs' words, the entry points and the reproductions added to its prose, and an example fix from a test when one panics with the message. */
 export function withOwnWords<F extends Prose>(fields: F, facts: RecordFacts, own: OwnWords | undefined, message = ""): F {
   const docs = facts.docs ?? [];
@@ -75,7 +78,7 @@ export function withOwnWords<F extends Prose>(fields: F, facts: RecordFacts, own
   // Note: a trait impl's method is callable wherever the type and the trait are: the module it is written in does not matter.
   if (itself !== undefined && isDrop(facts.function)) trigger.push(`It runs when a value of ${code(facts.function?.implType ?? "")} is dropped: Rust calls \`Drop::drop\` itself, and no code may call it (E0040).`);
   else if (itself !== undefined && implTrait !== null) trigger.push(`Users call ${code(itself.symbol)} itself, through \`impl ${implTrait} for ${facts.function?.implType ?? ""}\`: a trait's methods are callable wherever the type and the trait are, whatever module the impl is written in.`);
-  else if (itself !== undefined) trigger.push(`Users call ${code(itself.symbol)} itself: it is public, in a module its crate's root makes reachable.`);
+  else if (itself !== undefined) trigger.push(`Users call ${code(itself.symbol)} itself: it is public, in a module its crate's root makes reachable.${facts.moduleHidden === true ? HIDDEN : ""}`);
   // Note: a path with a link matched by name alone is left out of the prose (the facts list it, with its confidence).
   if (sure.length > 0) trigger.push(`Users reach it through ${sure.map(entryPhrase).join("; ")}.`);
   // Note: a check the path makes first, of a function with panics of its own: where it rejects the same input, the user meets that one.

@@ -28,6 +28,8 @@ export interface ModDecl {
   readonly path: string | null;
   /** The item-level macro invocations it stands in (within its parent), outermost first. */
   readonly macros: readonly MacroUse[];
+  /** True when it is `#[doc(hidden)]`. */
+  readonly hidden?: true;
 }
 
 /**
@@ -103,7 +105,7 @@ export function scanModules(text: string, lexed?: readonly Token[]): ModuleScan 
         const name = tokens[i + 1]!.text.replace(/^r#/, "");
         const next = tokens[i + 2]?.text;
         if (next === ";" || next === "{") {
-          const decl: ModDecl = { name, parent, inline: next === "{", gates: attrs.flatMap(cfgOf), path: pathOf(attrs), macros: around };
+          const decl: ModDecl = { name, parent, inline: next === "{", gates: attrs.flatMap(cfgOf), path: pathOf(attrs), macros: around, ...(attrs.some(isDocHidden) ? { hidden: true as const } : {}) };
           mods.push(decl);
           if (next === "{") {
             const end = closer(tokens, i + 2);
@@ -173,6 +175,11 @@ function closer(tokens: readonly Token[], open: number): number {
     else if (k === "close" && --depth === 0) return j;
   }
   return tokens.length - 1;
+}
+
+/** True for `#[doc(hidden)]`: an item its crate keeps out of its documented API. */
+function isDocHidden(attribute: string): boolean {
+  return /^#\s*\[\s*doc\s*\(\s*hidden\s*\)\s*\]$/.test(attribute.trim());
 }
 
 function cfgOf(attribute: string): string[] {
@@ -291,6 +298,8 @@ export interface FilePlace {
   readonly crateKind: CrateKind | null;
   /** The gates of the `mod` declarations (and wrapping macros) from the crate root down to the file, outermost first. */
   readonly gates: readonly string[];
+  /** True when a `mod` declaration on the way down from the crate root is `#[doc(hidden)]`. */
+  readonly hidden?: true;
 }
 
 /** The workspace: where each reached file stands, the packages, and the item-wrapping macros of each package by name. */
@@ -324,7 +333,7 @@ export function workspaceLayout(packages: readonly Package[], scans: ReadonlyMap
   const alternatives = new Map<string, string[][]>();
   for (const pkg of packages) {
     for (const root of pkg.roots) {
-      const queue: { path: string; module: string[]; gates: string[]; modRs: boolean }[] = [{ path: root.path, module: [], gates: [], modRs: true }];
+      const queue: { path: string; module: string[]; gates: string[]; modRs: boolean; hidden: boolean }[] = [{ path: root.path, module: [], gates: [], modRs: true, hidden: false }];
       const seen = new Set<string>();
       while (queue.length > 0) {
         const f = queue.shift()!;
@@ -338,7 +347,7 @@ export function workspaceLayout(packages: readonly Package[], scans: ReadonlyMap
         if (alts.length >= MOST_ALTERNATIVES) continue;
         alts.push(f.gates);
         alternatives.set(f.path, alts);
-        if (known === undefined) files.set(f.path, { package: pkg.name, module: f.module.join("::"), description: pkg.description, crateKind: root.kind, gates: f.gates });
+        if (known === undefined) files.set(f.path, { package: pkg.name, module: f.module.join("::"), description: pkg.description, crateKind: root.kind, gates: f.gates, ...(f.hidden ? { hidden: true as const } : {}) });
         const scan = scans.get(f.path);
         if (scan === undefined) continue;
         const dir = f.path.slice(0, Math.max(0, f.path.lastIndexOf("/")));
@@ -359,7 +368,7 @@ export function workspaceLayout(packages: readonly Package[], scans: ReadonlyMap
           if (!ok) continue;
           const target = fileOf(dir, stem, f.modRs, chain, (p) => scans.has(p));
           if (target === null) continue;
-          queue.push({ path: target.path, module: [...f.module, ...chain.map((d) => d.name)], gates: [...new Set(gates)], modRs: target.modRs });
+          queue.push({ path: target.path, module: [...f.module, ...chain.map((d) => d.name)], gates: [...new Set(gates)], modRs: target.modRs, hidden: f.hidden || chain.some((d) => d.hidden === true) });
         }
       }
     }

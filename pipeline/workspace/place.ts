@@ -9,7 +9,7 @@ import { packageByDir } from "./crates.js";
 import { itemMacro, placeOf, type WorkspaceLayout } from "./modules.js";
 
 /** The facts the layout gives a site of `path`, to join with the site's own. */
-export type PlaceFacts = Pick<RecordFacts, "crate" | "module" | "crateDescription" | "crateKind" | "moduleGates">;
+export type PlaceFacts = Pick<RecordFacts, "crate" | "module" | "crateDescription" | "crateKind" | "moduleGates" | "moduleHidden">;
 
 /** The layout's facts of a file; `site`: the site whose wrapping macros add gates (`cfg_rt! { … }` around it). */
 export function placeFacts(layout: WorkspaceLayout, path: string, site: Pick<SiteFacts, "macro" | "macroPath">): PlaceFacts {
@@ -23,7 +23,7 @@ export function placeFacts(layout: WorkspaceLayout, path: string, site: Pick<Sit
     gates.push(...wrapper.gates, ...(wrapper.attribute && use.attribute !== null ? [use.attribute] : []));
   }
   const features = featuresOf(layout, path);
-  return { crate: place.package, module: place.module, crateDescription: place.description, crateKind: place.crateKind, moduleGates: [...new Set(gates)].filter((g) => truthOf([g], features) !== "always") };
+  return { crate: place.package, module: place.module, crateDescription: place.description, crateKind: place.crateKind, moduleGates: [...new Set(gates)].filter((g) => truthOf([g], features) !== "always"), ...(place.hidden === true ? { moduleHidden: true } : {}) };
 }
 
 /** The feature table of the package holding `path` (empty outside packages). */
@@ -76,5 +76,5 @@ export function withPlace(site: SiteFacts, place: PlaceFacts): Omit<RecordFacts,
 
 /** True when a record's facts hold what `place` says (a record taken from a previous version is still where it was). */
 export function samePlace(facts: RecordFacts, place: PlaceFacts): boolean {
-  return facts.crate === place.crate && facts.module === place.module && facts.crateDescription === place.crateDescription && facts.crateKind === place.crateKind && facts.moduleGates.join("\0") === place.moduleGates.join("\0");
+  return facts.crate === place.crate && facts.module === place.module && facts.crateDescription === place.crateDescription && facts.crateKind === place.crateKind && facts.moduleGates.join("\0") === place.moduleGates.join("\0") && (facts.moduleHidden === true) === (place.moduleHidden === true);
 }
