@@ -272,7 +272,7 @@ describe("advice only where the code supports it", () => {
     const check = { kind: "assert" as const, line: 71, macro: "assert_eq", left: "task.owner_id()", right: "Some(self.id)" };
     const f = analysisFields("assert-eq", "assertion `left == right` failed", "src/list.rs", 71, facts(own, { conditions: [check], entryPoints: [] }), []);
     assert.match(f.documentation, /checks what its callers in the crate pass against its own state: .* a check of the parameter `task` of `OwnedTasks::assert_owner` and of `self`\./);
-    assert.match(f.documentation, /only the crate's own code gets there, so a failure means that code broke what `OwnedTasks::assert_owner` assumes/);
+    assert.match(f.documentation, /The symbol index finds no public function that reaches it \(it does not follow calls on values whose type the syntax does not show, nor calls a macro writes\): if none does, only the crate's own code gets there, and a failure means that code broke what `OwnedTasks::assert_owner` assumes/);
   });
 });
 
