@@ -15,13 +15,13 @@
  * containment (`catch_unwind`) or guards applies (`returnedFields`).
  */
 import type { Condition, Envelope, FunctionFact, MessageSource, OtherSite, ParamFact, RecordFacts, SiteFacts, SiteKind } from "../schema-types.generated.js";
-import { PRIMITIVE_TYPES } from "../rust/index.js";
+import { FORMAT_TRAITS, PRIMITIVE_TYPES } from "../rust/index.js";
 import { MACRO_RULES } from "../rules/index.js";
 import { withoutValues } from "../message.js";
 import { errorTypeOf } from "../sources/returned.js";
 import { generateGuards, type Guards } from "./guard.js";
 import { calledByUsers, conditionSource, frameOf, type Frame, type Framing, ERROR_HANDLERS, isCatchAll, isDrop } from "./frame.js";
-import { boundNames, declaredKind, genericNames, isCopyType, settingsRead, headPaths, lastCall, lex, passesSelf, readNames, receiverKind, rustString, stdFailure, typeNames } from "./rust.js";
+import { boundNames, declaredKind, genericNames, isCopyType, settingsRead, singleName, headPaths, lastCall, lex, passesSelf, readNames, receiverKind, rustString, stdFailure, typeNames } from "./rust.js";
 import { isStrLiteral } from "../tokens.js";
 import { type OwnWords, withOwnWords } from "./words.js";
 import { type PlaceFacts, withPlace } from "../workspace/place.js";
@@ -311,11 +311,9 @@ function traitOf(fn: FunctionFact): string {
 
 function argName(p: ParamFact, i: number): string {
   // Note: `_` is no expression: a name stands for the argument.
-  return /^(?:mut\s+)?[a-z_]\w*$/.test(p.pattern) && p.pattern !== "_" ? p.pattern.replace(/^mut\s+/, "") : `arg${i + 1}`;
+  return singleName(p.pattern) ?? `arg${i + 1}`;
 }
 
-/** The `std::fmt` traits whose `fmt` users call through a format string, with the placeholder of each. */
-const FORMAT_TRAITS: ReadonlyMap<string, string> = new Map([["Display", "{}"], ["Debug", "{:?}"], ["LowerHex", "{:x}"], ["UpperHex", "{:X}"], ["Octal", "{:o}"], ["Binary", "{:b}"], ["LowerExp", "{:e}"], ["UpperExp", "{:E}"], ["Pointer", "{:p}"]]);
 
 /** The function as a user names it: `Type::name`, `Trait::name`, or `name`. */
 function nameOf(fn: FunctionFact): string {

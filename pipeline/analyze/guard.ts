@@ -16,7 +16,7 @@
  */
 import type { Condition, FunctionFact, SiteFacts } from "../schema-types.generated.js";
 import { withoutValues } from "../message.js";
-import { boundNames, constantNames, genericNames, headPaths, isCopyType, mayHaveEffects, operand, readNames, rustString, typeNames } from "./rust.js";
+import { boundNames, constantNames, genericNames, headPaths, isCopyType, mayHaveEffects, singleName, operand, readNames, rustString, typeNames } from "./rust.js";
 
 /** What the generator produced, and why a form is missing. */
 export interface Guards {
@@ -195,7 +195,10 @@ function functionForm(fn: FunctionFact, expr: string, reads: readonly string[], 
 
   const head = `${fn.generics ?? ""}(${fn.params.map((p) => `${p.pattern}: ${p.type}`).join(", ")})`;
   // Note: it takes its arguments as the function does: a value a call moves is passed as a clone, to keep it for the call.
-  const moved = fn.params.filter((p) => !isCopyType(p.type) && /^(?:mut\s+)?[a-z_]\w*$/.test(p.pattern) && p.pattern !== "_").map((p) => p.pattern.replace(/^mut\s+/, ""));
+  const moved = fn.params.flatMap((p) => {
+    const name = singleName(p.pattern);
+    return name === null || isCopyType(p.type) ? [] : [name];
+  });
   const note = moved.length === 0 ? "" : `// Takes its arguments as \`${fn.name}\` does: pass ${moved.map((m) => `\`${m}.clone()\``).join(", ")} to keep ${moved.length === 1 ? "the value" : "the values"} for the call.\n`;
   const where = fn.whereClause === null ? "" : `\n${fn.whereClause}`;
   const body = (lines: string[]) => lines.map((l) => l.split("\n").map((x) => `    ${x}`).join("\n")).join("\n");

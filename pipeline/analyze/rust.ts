@@ -3,7 +3,7 @@
  * with the project's lexer: which names an expression reads, which a pattern binds, whether an
  * expression needs parentheses, what a match pattern's head path is. Pure.
  */
-import { KEYWORDS, LITERAL_KEYWORDS, PATH_KEYWORDS } from "../rust/index.js";
+import { KEYWORDS, LITERAL_KEYWORDS, optionOrResult, PATH_KEYWORDS, typeHead } from "../rust/index.js";
 import { tokenize, type Token } from "../tokens.js";
 
 /** Every token of `src` (comments skipped); stops at the first character the lexer cannot read. */
@@ -231,6 +231,11 @@ export function passesSelf(src: string): boolean {
   return false;
 }
 
+/** The one name a parameter's pattern binds (`x`, `mut x`, `_x`), or null for another pattern (`_`, a tuple, a struct). */
+export function singleName(pattern: string): string | null {
+  return /^(?:mut\s+)?[a-z_]\w*$/.test(pattern) && pattern !== "_" ? pattern.replace(/^mut\s+/, "") : null;
+}
+
 /** True for a type a value of which is copied, not moved, by a call: a reference, or one of the primitive numbers, `bool` or `char`. */
 export function isCopyType(type: string): boolean {
   return /^(?:&.*|u8|u16|u32|u64|u128|usize|i8|i16|i32|i64|i128|isize|f32|f64|bool|char)$/s.test(type.trim());
@@ -298,7 +303,10 @@ export function declaredKind(receiver: string, params: readonly { readonly patte
     if (m === null || !SAME_KIND.has(m[2]!)) break;
     base = m[1]!;
   }
-  const kindOf = (type: string) => (/^(?:(?:std|core)::option::)?Option\s*</.test(type.trim()) ? "option" : /^(?:(?:std|core)::result::)?Result\s*</.test(type.trim()) ? "result" : null);
+  const kindOf = (type: string) => {
+    const head = typeHead(type);
+    return head === null ? null : optionOrResult(head);
+  };
   if (/^[a-z_]\w*$/.test(base)) {
     const param = params.find((p) => p.pattern.replace(/^mut\s+/, "") === base);
     if (param !== undefined) return kindOf(param.type);

@@ -17,4 +17,5 @@ export { MACRO_RULES, METHOD_RULES, RULES, type Rule } from "../rules/index.js";
 /** The paths a macro may be called through and still be std's (`std::panic!`, `core::panic!`, `$crate::panic!`). */
 export const STD_PATHS: ReadonlySet<string> = new Set(["std", "core", "alloc", "$crate", "::std", "::core"]);
 export { simplestCfg } from "./cfg-simplest.js";
+export { FORMAT_TRAITS, optionOrResult, typeHead } from "./std-types.js";
 export { cfgTruth, type FeatureTable, type Truth } from "./cfg-truth.js";

@@ -12,6 +12,7 @@ import { itemName } from "../layout.js";
 import { decodeStringLiteral } from "../message.js";
 import { isTestAttribute } from "../rust/index.js";
 import { KEYWORDS } from "../rust/keywords.js";
+import { optionOrResult } from "../rust/std-types.js";
 import { type Token, tokenize } from "../tokens.js";
 
 /**
@@ -224,7 +225,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       const test = inTest() || head.test;
       const generics = [...(t[i + 2]!.text === "<" ? typeParams(t, pair, i + 2) : []), ...(ownerScope?.generics ?? [])];
       const receiver = params >= 0 && takesSelf(t, params);
-      const named = params >= 0 ? paramNames(t, pair, params, receiver) : [];
+      const { names: named, types: paramTypes } = params >= 0 ? paramsOf(t, pair, params, receiver, new Set(generics)) : { names: [], types: new Map<string, string>() };
       const fn: Omit<FunctionSymbol, "calls" | "endLine"> = {
         name: next.text,
         owner: ownerScope?.owner ?? null,
@@ -254,7 +255,6 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       pending.push({ fn: head.expected !== undefined ? { ...fn, body: bodyLines(text, t[j]!.start, t[pair[j]!]!.end) } : fn, calls, passes });
       const byName = new Set(named.filter((x) => x !== ""));
       if (receiver) byName.add("self");
-      const paramTypes = params >= 0 ? namedTypes(t, pair, params, new Set(generics)) : new Map<string, string>();
       stack.push({ kind: "fn", close: pair[j]!, calls, called: new Set(), test, params: byName, ...(paramTypes.size === 0 ? {} : { paramTypes }), bound: new Set(), passes, mixed: new Set() });
       i = j;
       continue;
@@ -594,7 +594,8 @@ function returnsOf(t: readonly Token[], pair: Int32Array, from: number, to: numb
     if (x.kind === "ident" && x.text !== "where") head = x.text;
     else if (x.text !== "::") break;
   }
-  return head === "Option" ? { returns: "option" } : head !== null && head.endsWith("Result") ? { returns: "result" } : {};
+  const returns = head === null ? null : optionOrResult(head);
+  return returns === null ? {} : { returns };
 }
 
 /** The trait path of an `impl a::Trait for Type` header, by segment without generics (`["a", "Trait"]`), or null. */
@@ -715,41 +716,27 @@ function lastSegment(t: readonly Token[], k: number): string {
 }
 
 /**
- * The names of the parameters in the list opening at `open`, in order, `self` left out (when
- * `receiver`): a name alone (`x: T`, `mut x: T`), "" for any other pattern.
+ * The parameters of the list opening at `open`: their names in order, `self` left out (when
+ * `receiver`), a name alone (`x: T`, `mut x: T`), "" for any other pattern; and by name, those
+ * whose type is one named type (`name: T`, `name: &T`, `name: &mut T`, `name: T<…>` with `T` a
+ * single segment starting upper-case and none of `generics`, the type parameters in scope; not
+ * paths, `impl`, `dyn` or tuples), with that type's name.
  */
-function paramNames(t: readonly Token[], pair: Int32Array, open: number, receiver: boolean): string[] {
-  const names = commaParts(t, pair, open, true).map(([from]) => {
+function paramsOf(t: readonly Token[], pair: Int32Array, open: number, receiver: boolean, generics: ReadonlySet<string>): { names: string[]; types: Map<string, string> } {
+  const types = new Map<string, string>();
+  const names = commaParts(t, pair, open, true).map(([from, to]) => {
     let a = from;
     while (t[a]?.text === "#" && t[a + 1]?.text === "[") a = pair[a + 1]! + 1;
     if (t[a]?.text === "mut") a++;
-    return t[a]?.kind === "ident" && t[a + 1]?.text === ":" ? t[a]!.text : "";
-  });
-  return receiver ? names.slice(1) : names;
-}
-
-/**
- * The parameters of the list opened at `open` whose type is one named type, by name: `name: T`,
- * `name: &T`, `name: &mut T`, `name: T<…>` with `T` a single segment starting upper-case and none
- * of `generics` (the type parameters in scope); others (paths, `impl`, `dyn`, tuples) left out.
- */
-function namedTypes(t: readonly Token[], pair: Int32Array, open: number, generics: ReadonlySet<string>): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [from, to] of commaParts(t, pair, open, true)) {
-    let a = from;
-    while (t[a]?.text === "#" && t[a + 1]?.text === "[") a = pair[a + 1]! + 1;
-    if (t[a]?.text === "mut") a++;
-    if (t[a]?.kind !== "ident" || t[a + 1]?.text !== ":") continue;
+    if (t[a]?.kind !== "ident" || t[a + 1]?.text !== ":") return "";
     const name = t[a]!.text;
     let k = a + 2;
     while (k < to && (t[k]!.text === "&" || t[k]!.text === "&&" || t[k]!.text === "mut" || t[k]!.kind === "lifetime")) k++;
     const type = t[k];
-    if (type?.kind !== "ident" || !/^[A-Z]/.test(type.text) || generics.has(type.text) || type.text === "Self") continue;
-    const rest = t[k + 1]?.text;
-    if (k + 1 < to && rest !== "<") continue;
-    out.set(name, type.text);
-  }
-  return out;
+    if (type?.kind === "ident" && /^[A-Z]/.test(type.text) && !generics.has(type.text) && type.text !== "Self" && (k + 1 >= to || t[k + 1]!.text === "<")) types.set(name, type.text);
+    return name;
+  });
+  return { names: receiver ? names.slice(1) : names, types };
 }
 
 /** Notes in `into.passes` each argument of the call named at `i` (its key `call`) that is one of the function's parameters by name alone. */

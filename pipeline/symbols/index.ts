@@ -257,6 +257,14 @@ export class SymbolIndex {
         const near = samePackage(ids);
         return near.length > 0 ? near : ids;
       };
+      /** Of the free functions `all` named `name`, the one a `use` of the caller's file names (in a module so named, or re-exported as it; the caller's package's when it has one), or null. */
+      const throughUse = (name: string, all: readonly number[]): number[] | null => {
+        const used = usesOf.get(file.path)!.get(name);
+        if (used === undefined) return null;
+        const module = used.split("::").slice(0, -1).at(-1);
+        const named = [...nearest(all.filter((id) => nodeModule[id] === module || reexportedAs[id] === module))];
+        return named.length === 1 ? named : null;
+      };
       if (key.endsWith("!")) {
         const all = macros.get(key.slice(0, -1)) ?? [];
         const local = here(all);
@@ -265,13 +273,11 @@ export class SymbolIndex {
       }
       // A function named as a macro's argument: one of the caller's file, or one its `use`s name.
       if (key.startsWith("&")) {
-        const name = key.slice(1);
-        const local = here(free.get(name) ?? []);
+        const all = free.get(key.slice(1)) ?? [];
+        const local = here(all);
         if (local.length > 0) return [local, "resolved"];
-        const used = usesOf.get(file.path)!.get(name);
-        const module = used?.split("::").slice(0, -1).at(-1);
-        const named = used === undefined ? [] : nearest((free.get(name) ?? []).filter((id) => nodeModule[id] === module));
-        return named.length === 1 ? [[...named], "resolved"] : [[], "name"];
+        const used = throughUse(key.slice(1), all);
+        return used !== null ? [used, "resolved"] : [[], "name"];
       }
       if (key.startsWith("self.")) {
         const name = key.slice(5);
@@ -317,14 +323,8 @@ export class SymbolIndex {
       const all = free.get(key) ?? [];
       const local = here(all);
       if (local.length > 0) return [local, "resolved"];
-      const used = usesOf.get(file.path)!.get(key);
-      if (used !== undefined) {
-        const module = used.split("::").slice(0, -1).at(-1);
-        // Note: of the functions in modules so named, the caller's package's when it has one.
-        const named = [...nearest(all.filter((id) => nodeModule[id] === module || reexportedAs[id] === module))];
-        if (named.length === 1) return [named, "resolved"];
-      }
-      return byName(nearest(all));
+      const used = throughUse(key, all);
+      return used !== null ? [used, "resolved"] : byName(nearest(all));
     };
     // Note: a key resolves the same way anywhere in a file with the same owner; the calls come file
     //   by file. A method call (`.f`) or a path call (`a::f`) resolves the same way anywhere in a
@@ -357,6 +357,8 @@ export class SymbolIndex {
     for (const [key, ids] of implementations) overriding.set(key, new Set(ids.map((id) => this.nodes[id]!.fn?.owner ?? "")));
     for (const { node, file, owner, calls: list, generics, passes } of calls) {
       const callerFn = this.nodes[node]!.fn;
+      // Note: a trait's default method runs only for the types that do not override it: its calls reach no implementation of a type that has its own of the default.
+      const defaultOf = callerFn !== null && callerFn.inTrait === true && callerFn.owner !== null ? overriding.get(`${callerFn.owner}::${callerFn.name}`) : undefined;
       if (file !== resolvedIn) (resolved.clear(), (resolvedIn = file));
       const byKey = resolved.get(owner) ?? resolved.set(owner, new Map()).get(owner)!;
       const pkg = moduleOf(file.path).package;
@@ -385,11 +387,10 @@ export class SymbolIndex {
           link(node, id, sure);
           if (passes !== undefined) this.noteFlow(node, id, written, passes);
         }
+        if (found[2].length === 0) continue;
         // Note: the trait items the call may mean (the one the caller's file means by the name, `de::Error` among traits named `Error`) stand for the implementations of their trait only; where they are of several traits the file does not tell apart, for none.
         const traits = new Set(ids.flatMap((id) => (isTraitItem(id) ? (ownerDecls[id] ?? []) : [])));
         const impls = traits.size > 1 ? [] : found[2];
-        // Note: a trait's default method runs only for the types that do not override it: its calls reach no implementation of a type that has its own of the default.
-        const defaultOf = callerFn !== null && callerFn.inTrait === true && callerFn.owner !== null ? overriding.get(`${callerFn.owner}::${callerFn.name}`) : undefined;
         for (const id of impls) {
           if (id === node || linked[id] === node + 1) continue;
           if (traits.size === 1 && implDecls[id] !== null && implDecls[id]!.length > 0 && !implDecls[id]!.some((d) => traits.has(d))) continue;
