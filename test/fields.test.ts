@@ -32,9 +32,10 @@ describe("a check in a function users reach only through other functions", () =>
     assert.match(f.documentation, /`read_line_internal` checks what its callers pass: it panics when `output\.is_empty\(\)` is false, a check of the parameter `output`/);
     assert.match(f.documentation, /Users do not call `read_line_internal` themselves/);
     assert.match(f.documentation, /is not worked out here; that a value of the user's is passed on unchanged and is the cause is a guess, not a finding/);
-    assert.equal(f.handlingStrategy, "fix-invariant");
+    // Note: what the check reads comes down from public functions: the user acts on their input to those, so the strategy is the input's.
+    assert.equal(f.handlingStrategy, "validate-input");
     assert.ok(!f.tags.includes("precondition"), f.tags.join(", "));
-    assert.equal(f.backgroundTag, "failed-assertion");
+    assert.equal(f.backgroundTag, "failed-precondition");
     assert.equal(f.validationCode, null);
     assert.equal(f.typeGuard, null);
     assert.equal(f.tryCatchPattern, null);
@@ -42,6 +43,13 @@ describe("a check in a function users reach only through other functions", () =>
     assert.doesNotMatch(advice, /give it input|Validate what you pass|make sure/i);
     assert.match(advice, /not worked out here: if what you passed is valid by those docs, this points to a bug of `lines`/);
     assert.match(advice, /A guess, not worked out here: if that call hands `read_line_internal` what you passed unchanged, input for which `output\.is_empty\(\)` holds avoids the panic/);
+  });
+
+  it("keeps a debug assertion there a check of what the crate's own callers promise", () => {
+    const debug = { ...check, macro: "debug_assert" };
+    const f = analysisFields("debug-assert", "assertion failed: output.is_empty()", "src/read.rs", 12, facts(internal, { conditions: [debug], gates: ["debug_assertions"], entryPoints: [entry("Lines::next_line", ["Lines::next_line", "read_line_internal"])] }), []);
+    assert.equal(f.handlingStrategy, "fix-invariant");
+    assert.equal(f.backgroundTag, "failed-assertion");
   });
 
   it("frames the same check as the user's input when users call the function itself", () => {
@@ -79,10 +87,11 @@ describe("a check of parameters a public function hands on unchanged", () => {
 
   it("stays a guess when no value the check reads is handed on, or it is rebound before it", () => {
     const notHanded = analysisFields("panic", "length must be greater than 0", "src/check.rs", 96, facts(narrow, { conditions: [branch], entryPoints: [handing([["tensor", "self"]])] }), []);
-    assert.equal(notHanded.handlingStrategy, "fix-invariant");
     assert.match(notHanded.solutions.join("\n"), /A guess, not worked out here/);
+    assert.doesNotMatch(notHanded.solutions.join("\n"), /hands it on unchanged/);
     const rebound = analysisFields("panic", "length must be greater than 0", "src/check.rs", 96, facts({ ...narrow, unchangedParams: ["tensor", "dim", "start"] }, { conditions: [branch], entryPoints: [handing([["length", "len"]])] }), []);
-    assert.equal(rebound.handlingStrategy, "fix-invariant");
+    assert.match(rebound.solutions.join("\n"), /A guess, not worked out here/);
+    assert.doesNotMatch(rebound.documentation, /hands `Check::narrow` its `len`/);
   });
 
   it("is the public function's input in part when the check reads a value handed on with others that are not", () => {

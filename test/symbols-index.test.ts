@@ -220,10 +220,13 @@ describe("the symbol index: parameters handed on unchanged", () => {
       "    }",
       "    pub fn pad(&self, width: usize) { self.pad_inner(width) }",
       "    fn pad_inner(&self, w: usize) { check_width(w, Vec::<(u8, u8)>::new()) }",
+      "    pub fn stack(tensors: Vec<Tensor>) { Check::stack(tensors.as_slice()); Check::count(tensors.len()); }",
       "}",
       "pub(crate) struct Check;",
       "impl Check {",
       "    pub(crate) fn narrow(tensor: &Tensor, dim: usize, start: usize, length: usize) { assert!(length > 0); }",
+      "    pub(crate) fn stack(tensors: &[Tensor]) { assert!(!tensors.is_empty()); }",
+      "    pub(crate) fn count(n: usize) { assert!(n > 0); }",
       "}",
       "fn check_width(width: usize, pairs: Vec<(u8, u8)>) { assert!(width < 8); }",
     ]],
@@ -234,6 +237,11 @@ describe("the symbol index: parameters handed on unchanged", () => {
   it("pairs each parameter of the check with the entry point's, through every call on the way", () => {
     assert.deepEqual(carries("Check::narrow"), [["Tensor::narrow", "tensor←self length←length"]]);
     assert.deepEqual(carries("check_width"), [["Tensor::pad", "width←width"]]);
+  });
+
+  it("takes a method of std's that gives the same value (`as_slice()`) as handing it on, and one that computes another (`len()`) as not", () => {
+    assert.deepEqual(carries("Check::stack"), [["Tensor::stack", "tensors←tensors"]]);
+    assert.deepEqual(carries("Check::count"), [["Tensor::stack", ""]]);
   });
 
   it("reads the parameters a function takes, a turbofish's commas and generic types not splitting them", () => {

@@ -7,7 +7,11 @@
  * a panic whose message says "not supported" → `implement-missing`; `unreachable!` and checks of
  * the function's own locals → `fix-invariant`; checks of the parameters, of values computed from
  * them or of a configuration's fields, and checks of `self` → `validate-input`, or `type-guard`
- * when a `match`/`if let` on them decides; no condition at all → `catch-unwind`; another macro's
+ * when a `match`/`if let` on them decides (also in a function users reach only through other
+ * public functions, except for a debug assertion there, which checks what the crate's own callers
+ * promise: `fix-invariant`); such checks in a function no public one is found to reach, and
+ * branches on the function's own values (not the build's or the environment's settings) →
+ * `fix-invariant`; no condition at all → `catch-unwind`; another macro's
  * tokens → `catch-unwind` for `panic!`, `fix-invariant` for `assert*`.
  * `tryCatchPattern` is written only where catching is the advice (see `analysisFields`).
  * A returned error (`errorType` `error`) is no panic: its fields say where its text is written or
@@ -186,18 +190,27 @@ function strategyOf(kind: SiteKind, framing: Framing): Strategy {
       return "implement-missing";
     case "invariant":
     case "internal":
-    case "relayed":
+    // Note: a branch on the function's own values is nothing a caller passes or can guard against (what the build or the environment sets is `settingsOfPath`'s).
+    case "path":
       return "fix-invariant";
+    case "relayed":
+      // Note: a check of what public functions hand down is the library's check of its input; a debug assertion, compiled out of release builds, checks what the crate's own callers promise.
+      if (kind.startsWith("debug-")) return "fix-invariant";
+      return inputStrategy(kind, framing);
     case "expansion":
       return kind === "panic" ? "catch-unwind" : "fix-invariant";
     case "always":
       return "catch-unwind";
     case "input":
     case "state":
-    case "path":
     case "callee":
-      return framing.deciding.some((c) => c.kind === "match" || c.kind === "if-let" || c.kind === "let-else" || c.kind === "while-let") && !kind.includes("assert") ? "type-guard" : "validate-input";
+      return inputStrategy(kind, framing);
   }
+}
+
+/** The strategy of a check of input: a guard on the shape of a value for a pattern, a validation of it otherwise. */
+function inputStrategy(kind: SiteKind, framing: Framing): Strategy {
+  return framing.deciding.some((c) => c.kind === "match" || c.kind === "if-let" || c.kind === "let-else" || c.kind === "while-let") && !kind.includes("assert") ? "type-guard" : "validate-input";
 }
 
 /**
@@ -262,7 +275,7 @@ function backgroundOf(kind: SiteKind, strategy: Strategy, framing: Framing, fact
   if (kind === "todo") return "todo";
   if (kind === "unreachable") return "unreachable-reached";
   if (framing.frame === "missing") return "not-implemented";
-  if (kind.includes("assert")) return framing.frame === "input" ? "failed-precondition" : "failed-assertion";
+  if (kind.includes("assert")) return framing.frame === "input" || (framing.frame === "relayed" && strategy === "validate-input") ? "failed-precondition" : "failed-assertion";
   if (strategy === "catch-unwind") return facts.exitBeforePath ? "panic-after-early-exits" : "unconditional-panic";
   if (strategy === "validate-input") return "rejected-input";
   const last = [...facts.conditions].reverse().find((c) => c.kind === "match" || c.kind === "if-let" || c.kind === "let-else" || c.kind === "while-let" || c.kind === "macro-rule");
@@ -422,7 +435,7 @@ function fixedValues(src: string): boolean {
 /** How the carrier hands the values on, in words: which of its names become which of the check's. */
 function carrierSentence(carrier: Carrier, who: string): string {
   const handed = carrier.pairs.map(([own, theirs]) => (theirs === "self" ? `the value it is called on as ${code(own)}` : own === theirs ? code(own) : `its ${code(theirs)} as ${code(own)}`));
-  return `${code(carrier.entry.symbol)} hands ${who} ${list(handed)} unchanged (${code(carrier.entry.via.join(" → "))}: each call on the way passes it by name, as the index reads the calls).`;
+  return `${code(carrier.entry.symbol)} hands ${who} ${list(handed)} unchanged (${code(carrier.entry.via.join(" → "))}: each call on the way passes it by name, borrowed or through a method that gives the same value such as \`as_slice()\`, as the index reads the calls).`;
 }
 
 /** The environment variables and `cfg!` features `deciding` reads, or null when it reads none. */

@@ -10,7 +10,7 @@
  *   imports the lexer.
  */
 export * from "./keywords.js";
-export { STD_MACROS, STD_METHODS } from "./std-methods.js";
+export { SAME_VALUE_METHODS, STD_MACROS, STD_METHODS } from "./std-methods.js";
 export * from "./test-code.js";
 export { MACRO_RULES, METHOD_RULES, RULES, type Rule } from "../rules/index.js";
 

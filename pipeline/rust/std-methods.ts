@@ -20,3 +20,10 @@ export const STD_METHODS: ReadonlySet<string> = new Set(
 export const STD_MACROS: ReadonlySet<string> = new Set(
   "assert assert_eq assert_ne debug_assert debug_assert_eq debug_assert_ne panic unreachable todo unimplemented vec format format_args write writeln print println eprint eprintln matches dbg concat stringify include include_str include_bytes env option_env cfg line file column module_path compile_error".split(" "),
 );
+
+/**
+ * Methods of std's that give the value they are called on again, borrowed, copied or as a view of
+ * the same elements (`tensors.as_slice()`, `shape.clone()`): an argument written so hands the
+ * value on as it is, for what a check reads of it.
+ */
+export const SAME_VALUE_METHODS: ReadonlySet<string> = new Set("clone as_ref as_mut as_slice as_mut_slice as_str borrow borrow_mut to_vec to_owned".split(" "));

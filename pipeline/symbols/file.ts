@@ -12,6 +12,7 @@ import { itemName } from "../layout.js";
 import { decodeStringLiteral } from "../message.js";
 import { isTestAttribute } from "../rust/index.js";
 import { KEYWORDS } from "../rust/keywords.js";
+import { SAME_VALUE_METHODS } from "../rust/std-methods.js";
 import { optionOrResult } from "../rust/std-types.js";
 import { type Token, tokenize } from "../tokens.js";
 
@@ -739,7 +740,7 @@ function paramsOf(t: readonly Token[], pair: Int32Array, open: number, receiver:
   return { names: receiver ? names.slice(1) : names, types };
 }
 
-/** Notes in `into.passes` each argument of the call named at `i` (its key `call`) that is one of the function's parameters by name alone. */
+/** Notes in `into.passes` each argument of the call named at `i` (its key `call`) that is one of the function's parameters by name alone, borrowed or through a method that gives the same value (`x.as_slice()`). */
 function handedOn(t: readonly Token[], pair: Int32Array, i: number, call: CallFact, into: Scope): void {
   let open = i + 1;
   if (t[open]?.text === "::" && t[open + 1]?.text === "<") open = skipAngles(t, open + 1);
@@ -748,7 +749,9 @@ function handedOn(t: readonly Token[], pair: Int32Array, i: number, call: CallFa
     let a = from;
     while (a < to && (t[a]!.text === "&" || t[a]!.text === "*" || t[a]!.text === "mut")) a++;
     const name = t[a];
-    notePass(into, call, arg, a === to - 1 && name?.kind === "ident" && into.params!.has(name.text) && !into.bound!.has(name.text) ? name.text : null);
+    // Note: `x.as_slice()`, `x.clone()` hand on the same value as `x` (SAME_VALUE_METHODS).
+    const alone = a === to - 1 || (a === to - 5 && t[a + 1]!.text === "." && SAME_VALUE_METHODS.has(t[a + 2]!.text) && t[a + 3]!.text === "(" && t[a + 4]!.text === ")");
+    notePass(into, call, arg, alone && name?.kind === "ident" && into.params!.has(name.text) && !into.bound!.has(name.text) ? name.text : null);
   });
 }
 
