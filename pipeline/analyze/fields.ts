@@ -20,7 +20,7 @@
  */
 import type { Condition, Envelope, FunctionFact, MessageSource, OtherSite, ParamFact, RecordFacts, SiteFacts, SiteKind } from "../schema-types.generated.js";
 import { FORMAT_TRAITS, PRIMITIVE_TYPES } from "../rust/index.js";
-import { MACRO_RULES } from "../rules/index.js";
+import { MACRO_RULES, RULES } from "../rules/index.js";
 import { withoutValues } from "../message.js";
 import { errorTypeOf } from "../sources/returned.js";
 import { generateGuards, type Guards } from "./guard.js";
@@ -195,7 +195,7 @@ function strategyOf(kind: SiteKind, framing: Framing): Strategy {
       return "fix-invariant";
     case "relayed":
       // Note: a check of what public functions hand down is the library's check of its input; a debug assertion, compiled out of release builds, checks what the crate's own callers promise.
-      if (kind.startsWith("debug-")) return "fix-invariant";
+      if (RULES.some((r) => r.id === kind && r.debugOnly)) return "fix-invariant";
       return inputStrategy(kind, framing);
     case "expansion":
       return kind === "panic" ? "catch-unwind" : "fix-invariant";
