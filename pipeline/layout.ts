@@ -218,5 +218,6 @@ export function itemName(header: string, keyword: string): string | null {
   if (keyword !== "impl") return null;
   const head = /^impl\s*(?:<(?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*>)?([^{]*)/.exec(header)?.[1]?.replace(/\bwhere\b[\s\S]*$/, "") ?? "";
   const self = /\sfor\s+([\s\S]*)$/.exec(head)?.[1] ?? head;
-  return /(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)/.exec(self.replace(/^[\s&!*]+|dyn\s+|mut\s+/g, ""))?.[1] ?? null;
+  // Note: a reference's lifetime is no part of the type's name (`for &'a mut RowDeserializer<'a>`).
+  return /(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)/.exec(self.replace(/'[A-Za-z_]\w*\s*/g, "").replace(/^[\s&!*]+|dyn\s+|mut\s+/g, ""))?.[1] ?? null;
 }

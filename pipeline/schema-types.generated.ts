@@ -392,6 +392,8 @@ export interface RecordFacts {
   otherSites?: OtherSite[];
   /** For an `.expect`/`.unwrap` site whose receiver ends in a call (`x.load(…)`): what the functions of that name return, `option` or `result`, where every function of the name in the symbol index says so by its return type (and std's method of the name, if one of the known ones, agrees): a match by name. Absent otherwise. */
   receiverReturns?: "option" | "result";
+  /** For the `Display` text of an error variant (`display-impl`, `error-attribute` with `errorClass` `Type::Variant`): the functions outside test code that build that variant (`Type::Variant(…)`, `Type::Variant { … }`, `Self::Variant`; not a pattern or comparison naming it), where `Type` may mean the same declaration in their file, by path and line, at most five; each with the public functions that reach it. By syntax alone: whether what they build is returned to users, and unchanged, is not followed. Absent when none is found or the record is of another kind. */
+  madeIn?: Maker[];
   /** The public functions a user calls that reach the site (symbols/index.ts), nearest first; at most 5. Empty when the index finds none or the site is in no function. */
   entryPoints?: EntryPoint[];
   /** The doc comments of the site's function and of each entry point that has one, the site's function first. */
@@ -477,7 +479,7 @@ export interface MatchArm {
 /** One step of a path condition. `kind` says which fields are set: `match` (scrutinee, pattern, guard, earlierArms, attributes), `if` (condition, holds), `if-let` (pattern, value, holds), `let-else` (pattern, value: the value does NOT match), `while` (condition), `while-let` and `for` (pattern, value), `loop`, `closure` (params, callee), `macro-rule` (matcher), `assert` (macro, condition or left and right: the check that fails), `expect` (method, receiver). */
 export interface Condition {
   /** Which construct. */
-  kind: "match" | "if" | "if-let" | "let-else" | "while" | "while-let" | "for" | "loop" | "closure" | "macro-rule" | "assert" | "expect";
+  kind: "match" | "if" | "if-let" | "let-else" | "while" | "while-let" | "for" | "loop" | "closure" | "async-block" | "macro-rule" | "assert" | "expect";
   /** 1-based line where the construct starts. */
   line: number;
   /** `match`: the matched expression as written. */
@@ -545,6 +547,18 @@ export interface Reproduction {
   how: "should-panic-reached" | "should-panic-text" | "doc-test";
   /** The call path from the test to the record's function, when the index finds one. */
   via?: string[];
+}
+
+/** A function that builds an error variant (`RecordFacts.madeIn`). */
+export interface Maker {
+  /** The function as a reader names it (`SqliteDataset::from_db_file`). */
+  symbol: string;
+  /** Repository-relative path of its file. */
+  path: string;
+  /** 1-based line of its `fn`. */
+  line: number;
+  /** The public functions that reach it (itself first when it is one), as `facts.entryPoints` names them, at most three. */
+  entryPoints: string[];
 }
 
 /** A public function a user calls that reaches the record's site, with the shortest call path the symbol index finds. */

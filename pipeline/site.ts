@@ -212,6 +212,8 @@ export function conditionText(c: Condition): string {
       return "loop { here }";
     case "closure":
       return `${c.callee ? `${c.callee}(` : ""}${c.params ?? "||"} { here }${c.callee ? ")" : ""}`;
+    case "async-block":
+      return `${c.callee ? `${c.callee}(` : ""}async { here }${c.callee ? ")" : ""}`;
     case "macro-rule":
       return `macro_rules! arm ${c.matcher ?? "…"}`;
     case "assert":

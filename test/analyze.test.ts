@@ -119,10 +119,18 @@ describe("golden facts and fields", () => {
     assert.match(e.record.triggerScenarios!, /^Calling `<Dispatch as AutodiffBackend>::backward\(tensor\)` with `tensor` such that, after `let DispatchTensor \{ kind, \.\. \} = tensor;`,/);
   });
 
+  it("an `async` block is a value of its own: what it returns goes to what awaits it, and no guard is written across it", () => {
+    const at = (line: number) => cases.find((c) => c.name === "paths")!.envelopes.find((x) => x.record.lineNumber === line)!.record;
+    assert.match(at(126).documentation!, /^An `async` block returns this error through `Err\(…\)`, in `fn drive` .* What awaits the block gets it: where it goes from there is not worked out here\./);
+    assert.doesNotMatch(at(126).documentation!, /returned to the caller/);
+    assert.match(at(118).triggerScenarios!, /the `async` block passed to `spawn` is polled, then `jobs\.is_empty\(\)` is true/);
+    assert.equal(at(118).typeGuard, null);
+  });
+
   it("the reading fixture follows the lets on the path and quotes the code's comments", () => {
     const at = (line: number) => cases.find((c) => c.name === "reading")!.envelopes.find((x) => x.record.lineNumber === line)!.record;
-    // `l` and `r` are bound inside the `else`, from `lhs[i]` and `rhs[i]`: all three parameters are read.
-    assert.match(at(13).documentation!, /a check of the parameters `lhs`, `rhs` and `dim` of `cross`/);
+    // `l` and `r` are bound inside the `else`, from `lhs[i]` and `rhs[i]`: all three parameters are read, `dim` itself and the others through the values `cross` computes.
+    assert.match(at(13).documentation!, /a check of the parameter `dim` of `cross` and `i`, `l` and `r`, which `cross` computes from the parameters `lhs` and `rhs`\./);
     // `prev` is what `insert` (a call with effects) answered for `handle` and `key`: no "no parameter" claim.
     assert.doesNotMatch(at(28).documentation!, /No parameter/);
     assert.match(at(28).documentation!, /reads the parameters `key` and `handle` of `Slots::insert` only through a `let` whose value a call with effects gives/);

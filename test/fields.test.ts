@@ -103,6 +103,23 @@ describe("a check of parameters a public function hands on unchanged", () => {
   });
 });
 
+
+describe("a check of values a function computes from its parameter", () => {
+  // `fn map_float(&mut self, param: Param)` with `let (id, tensor) = param.consume();`, `let tensor = tensor.to_device(&device);` on the path, then `debug_assert_eq!(tensor.device(), device)`.
+  const mapFloat = fn({ name: "map_float", line: 20, receiver: "&mut self", implType: "Mapper", params: [{ pattern: "param", type: "Param" }], lets: ["let (id, tensor) = param.consume();"], unchangedParams: ["param"] });
+  const check = { kind: "assert" as const, line: 30, macro: "debug_assert_eq", left: "tensor.device()", right: "device" };
+
+  it("names the values it tests and where they come from, not the parameter as if the check read it", () => {
+    const f = analysisFields("debug-assert-eq", "Tensor and gradients are on the same device.", "src/mapper.rs", 30, facts(mapFloat, { conditions: [check], pathLets: ["let device = self.device.clone();", "let tensor = tensor.to_device(&device);"], entryPoints: [] }), []);
+    assert.match(f.documentation, /a check of `tensor`, which `Mapper::map_float` computes from the parameter `param`, and of `self`\./);
+    assert.doesNotMatch(f.documentation, /a check of the parameter `param`/);
+  });
+
+  it("names a parameter the check reads itself as before", () => {
+    const direct = analysisFields("debug-assert-eq", "Tensor and gradients are on the same device.", "src/mapper.rs", 30, facts(mapFloat, { conditions: [{ ...check, left: "param.device()" }], pathLets: ["let device = self.device.clone();"], entryPoints: [] }), []);
+    assert.match(direct.documentation, /a check of the parameter `param` of `Mapper::map_float` and of `self`\./);
+  });
+});
 describe("catch_unwind sketches", () => {
   const expect = (receiver: string) => ({ kind: "expect" as const, line: 5, method: "expect", receiver });
 
@@ -248,6 +265,28 @@ describe("advice only where the code supports it", () => {
     assert.match(f.solutions[0]!, /on values it computes itself, and users reach it only through other code of `lines`: run with `RUST_BACKTRACE=1`/);
     assert.ok(f.tags.includes("path-condition") && !f.tags.includes("precondition"), f.tags.join(", "));
     assert.doesNotMatch(f.preventionTips.join("\n"), /Validate the arguments/);
+  });
+
+  it("does not tell the owner to return an error from a method whose trait fixes a signature with no room for one", () => {
+    // `impl FromId for Kind { fn from_id(id: u8) -> Self { match id { 0 => Kind::A, _ => panic!("unknown kind id {id}") } } }`
+    const fromId = fn({ name: "from_id", line: 80, implType: "Kind", implTrait: "FromId<u8>", returnType: "Self", params: [{ pattern: "id", type: "u8" }], unchangedParams: ["id"] });
+    const arm = { kind: "match" as const, line: 82, scrutinee: "id", pattern: "_", guard: null, attributes: [], earlierArms: [{ pattern: "0", guard: null, attributes: [] }] };
+    const f = analysisFields("panic", "unknown kind id {id}", "src/kind.rs", 82, facts(fromId, { conditions: [arm], entryPoints: [entry("Kind::from_id", ["Kind::from_id"])] }), []);
+    assert.doesNotMatch(f.solutions.join("\n"), /return an error for such input instead of panicking/);
+    assert.match(f.solutions.join("\n"), /If you own the code: the trait `FromId` fixes the signature of `from_id` \(it returns `Self`\), which leaves no room for an error; check the input before the call/);
+    const fallible = analysisFields("panic", "unknown kind id {id}", "src/kind.rs", 82, facts({ ...fromId, returnType: "Result<Self, Error>" }, { conditions: [arm], entryPoints: [entry("Kind::from_id", ["Kind::from_id"])] }), []);
+    assert.match(fallible.solutions.join("\n"), /If you own the code, return an error for such input instead of panicking/);
+  });
+
+  it("tells a caller to pass other types for a missing case only when the types and arguments alone decide it", () => {
+    // `fn cast<E: Element>(&self) { if E::dtype() == self.dtype { … } else { unimplemented!() } }`: the type parameter and the value's own state decide.
+    const cast = fn({ name: "cast", line: 90, visibility: "pub", receiver: "&self", implType: "Data", generics: "<E: Element>" });
+    const onSelf = { kind: "if" as const, line: 91, condition: "E::dtype() == self.dtype", holds: false };
+    const f = analysisFields("unimplemented", "not implemented", "src/data.rs", 93, facts(cast, { conditions: [onSelf], entryPoints: [entry("Data::cast", ["Data::cast"])] }), []);
+    assert.doesNotMatch(f.solutions.join("\n"), /only with `E` for which/);
+    const onType = { kind: "if" as const, line: 91, condition: "E::dtype() == DType::F32", holds: false };
+    const g = analysisFields("unimplemented", "not implemented", "src/data.rs", 93, facts(cast, { conditions: [onType], entryPoints: [entry("Data::cast", ["Data::cast"])] }), []);
+    assert.match(g.solutions.join("\n"), /Call `Data::cast` only with `E` for which/);
   });
 
   it("says a destructor runs when its value is dropped, not that users call it", () => {

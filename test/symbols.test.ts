@@ -59,6 +59,35 @@ describe("indexFile", () => {
     assert.deepEqual(s.types, [["T", true], ["Shape", false]]);
   });
 
+  it("reads the variants a function builds, not those a pattern or a comparison names, and an impl's type past a reference's lifetime", () => {
+    const text = [
+      "use crate::errors::StoreError as SE;",
+      "impl E {",
+      "    fn make(x: u8) -> Result<(), E> {",
+      "        if x == 0 { return Err(E::Io(x)); }",
+      "        if x == 1 { return Err(Self::Bad { at: x }); }",
+      "        match x { 2 => Err(SE::Missing), _ => Ok(()) }",
+      "    }",
+      "    fn read(e: &E) -> bool {",
+      "        match e { E::Io(_) | E::Gone => true, Err(E::Bad { .. }) => false }",
+      "    }",
+      "    fn test(e: &E) -> bool { matches!(e, E::Gone) || *e == E::Gone || f32::MAX > 0.0 }",
+      "    fn lets(e: E) { let E::Io(x) = e else { return }; if let Err(E::Bad { at }) = r() {} }",
+      "}",
+      "impl<'de, 'a> Deserializer<'de> for &'a mut RowDeserializer<'a> {",
+      "    fn deserialize_any(self) {}",
+      "}",
+    ].join("\n");
+    const s = indexFile(text);
+    assert.deepEqual(s.functions.map((f) => [f.owner, f.name, f.makes ?? []]), [
+      ["E", "make", ["E::Io", "E::Bad", "StoreError::Missing"]],
+      ["E", "read", []],
+      ["E", "test", []],
+      ["E", "lets", []],
+      ["RowDeserializer", "deserialize_any", []],
+    ]);
+  });
+
   it("reads should_panic tests, macro bodies' calls and module declarations", () => {
     const text = [
       "pub mod api;",
@@ -153,6 +182,16 @@ describe("entry points, docs and reproductions of a fixture crate", () => {
     const missing = byMessage("not implemented");
     assert.equal(missing.facts!.entryPoints?.[0]?.symbol, "Tensor::pad");
     assert.doesNotMatch(missing.record.triggerScenarios ?? "", /# Panics/);
+  });
+
+  it("names, for a variant's Display text, the function that builds it and the public method that reaches that function", () => {
+    const e = byMessage("slice end {end} is past the tensor's length {len}");
+    assert.equal(e.record.errorClass, "SliceError::OutOfRange");
+    assert.deepEqual(e.facts!.madeIn, [{ symbol: "bounds", path: "crates/mini/src/api.rs", line: 110, entryPoints: ["Tensor::slice"] }]);
+    assert.match(e.record.triggerScenarios ?? "", /The symbol index finds it built in `bounds` \(`crates\/mini\/src\/api\.rs:110`\); users reach it through `Tensor::slice`\. Whether what is built there is returned to the caller unchanged is not worked out here\./);
+    assert.match(e.record.solutions[0]!, /^Handle the error at your call of `Tensor::slice`, which reaches code that builds it/);
+    // Note: the `match` arms of `fmt` name both variants (one as `Self::Empty`) as patterns only: `bounds` alone builds them.
+    assert.deepEqual(byMessage("a slice of no elements was asked for").facts!.madeIn?.map((m) => m.symbol), ["bounds"]);
   });
 
   it("reaches a pub(crate) check through a private helper from the public method only", () => {

@@ -112,6 +112,13 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
           conditions.push({ kind: "closure", line: a.line, params: a.fieldText("parameters"), ...(callee === undefined ? {} : { callee }) });
         }
         break;
+      case "async_block": {
+        // Note: an `async` block is a value of its own, as a closure is: a `?` in it returns from the block (to whoever awaits it), a panic in it happens when it is polled.
+        const call = a.parent?.type === "arguments" ? a.parent.parent : null;
+        const callee = call?.type === "call_expression" ? call.field("function")?.text : undefined;
+        if (inBody) conditions.push({ kind: "async-block", line: a.line, ...(callee === undefined ? {} : { callee }) });
+        break;
+      }
       case "function_item":
         items.push({ kind: "fn", name: a.fieldText("name"), visibility: visibility(a), line: a.line });
         if (fn === null) fn = a;
@@ -123,13 +130,13 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
         break;
       }
       case "const_block":
-        if (inBody && !conditions.some((c) => c.kind === "closure")) compileTime = true;
+        if (inBody && !conditions.some((c) => c.kind === "closure" || c.kind === "async-block")) compileTime = true;
         break;
       case "trait_item":
       case "mod_item":
       case "const_item":
       case "static_item":
-        if ((a.type === "const_item" || a.type === "static_item") && inBody && !conditions.some((c) => c.kind === "closure")) compileTime = true;
+        if ((a.type === "const_item" || a.type === "static_item") && inBody && !conditions.some((c) => c.kind === "closure" || c.kind === "async-block")) compileTime = true;
         items.push({ kind: a.type.slice(0, -"_item".length) as ItemFact["kind"], name: a.fieldText("name"), visibility: visibility(a), line: a.line });
         break;
       case "declaration_list":

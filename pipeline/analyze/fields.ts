@@ -19,7 +19,7 @@
  * containment (`catch_unwind`) or guards applies (`returnedFields`).
  */
 import type { Condition, Envelope, FunctionFact, MessageSource, OtherSite, ParamFact, RecordFacts, SiteFacts, SiteKind } from "../schema-types.generated.js";
-import { FORMAT_TRAITS, PRIMITIVE_TYPES } from "../rust/index.js";
+import { FORMAT_TRAITS, optionOrResult, PRIMITIVE_TYPES, typeHead } from "../rust/index.js";
 import { MACRO_RULES, RULES } from "../rules/index.js";
 import { withoutValues } from "../message.js";
 import { errorTypeOf } from "../sources/returned.js";
@@ -123,6 +123,8 @@ export function describeCondition(c: Condition, facts: SiteFacts | null = null):
       return "an iteration of a `loop` runs";
     case "closure":
       return `the closure ${code(c.params ?? "||")}${c.callee === undefined ? "" : ` passed to ${code(c.callee)}`} is called`;
+    case "async-block":
+      return `the \`async\` block${c.callee === undefined ? "" : ` passed to ${code(c.callee)}`} is polled`;
     case "macro-rule":
       // Note: a long matcher says more as its line than as its tokens.
       return (c.matcher ?? "").length > 60 ? `the invocation takes the \`macro_rules!\` arm of line ${c.line}` : `the \`macro_rules!\` arm ${code(c.matcher ?? "")} matches the invocation`;
@@ -172,7 +174,7 @@ function emptyState(receiver: string, facts: SiteFacts | null): string {
 }
 
 function lastClosure(facts: SiteFacts): Condition | undefined {
-  return [...facts.conditions].reverse().find((c) => c.kind === "closure");
+  return [...facts.conditions].reverse().find((c) => c.kind === "closure" || c.kind === "async-block");
 }
 
 /** What an `assert*` step needs to hold, in words. */
@@ -318,6 +320,25 @@ function callCompiles(fn: FunctionFact): boolean {
 }
 
 /** The trait an impl implements, as code outside the impl names it: `Self` in its arguments is the impl's type (`QTensorOps<Self>` of `impl QTensorOps<Self> for B` is `QTensorOps<B>`). */
+/**
+ * The "if you own the code" advice: `fix` where the function can return an error, and where a trait fixes a signature with no
+ * room for one (`fn from_id(id: u8) -> Self`, `Drop::drop`), the check before the call or a fallible method beside it.
+ */
+function ownFix(fn: FunctionFact | undefined, fix: string): string {
+  if (fn === undefined || (fn.implTrait === null && fn.traitName === null)) return fix;
+  const head = fn.returnType === null ? null : typeHead(fn.returnType);
+  if (head !== null && optionOrResult(head) !== null) return fix;
+  if (isDrop(fn)) return "If you own the code: `Drop::drop` cannot return an error; move the step that fails into a method users call before the value is dropped, which can (as `File::sync_all` is to dropping a `File`).";
+  const trait = (fn.implTrait ?? fn.traitName!).replace(/<[\s\S]*$/, "");
+  return `If you own the code: the trait ${code(trait)} fixes the signature of ${code(fn.name)} (${fn.returnType === null ? "it returns nothing" : `it returns ${code(fn.returnType)}`}), which leaves no room for an error; check ${fn.params.length > 0 ? "the input" : "what it depends on"} before the call, or offer a fallible method beside it (as \`TryFrom\` is to \`From\`).`;
+}
+
+/** True when every value the deciding check reads is a parameter or a value the function computes from them: then the caller's arguments and types alone decide it. */
+function readsOnlyInputs(framing: Framing): boolean {
+  const inputs = new Set([...framing.params, ...framing.viaLocals]);
+  return framing.deciding.every((c) => readNames(conditionSource(c)).every((n) => inputs.has(n)));
+}
+
 function traitOf(fn: FunctionFact): string {
   return fn.implType === null ? (fn.implTrait ?? "") : (fn.implTrait ?? "").replace(/\bSelf\b/g, fn.implType);
 }
@@ -466,7 +487,11 @@ function inputsOf(framing: Framing, fn: FunctionFact | undefined): string | null
   const generics = framing.generics.map(code);
   const fields = framing.configFields.map(code);
   if (params.length === 0 && fields.length === 0 && generics.length === 0) return null;
-  const p = params.length === 0 ? null : `${params.length === 1 ? "the parameter" : "the parameters"} ${list(params)}${fn === undefined ? "" : ` of ${code(nameOf(fn))}`}`;
+  // Note: a check that reads a parameter only through the function's own values (`let tensor = param.consume()`, then rebound by `to_device`) tests those values, which the function computed from it: it names them, and says where they come from.
+  const direct = framing.params.filter((p) => !framing.viaLocals.length || framing.deciding.some((c) => readNames(conditionSource(c)).includes(p)));
+  const ofParams = (ps: readonly string[]) => `${ps.length === 1 ? "the parameter" : "the parameters"} ${list(ps.map(code))}${fn === undefined ? "" : ` of ${code(nameOf(fn))}`}`;
+  const computed = framing.viaLocals.length === 0 ? null : `${list(framing.viaLocals.map(code))}, which ${fn === undefined ? "the function" : code(nameOf(fn))} computes from ${ofParams(framing.params.filter((x) => !direct.includes(x)).length > 0 ? framing.params.filter((x) => !direct.includes(x)) : framing.params).replace(/ of `[^`]*`$/, "")}`;
+  const p = params.length === 0 ? null : computed === null ? ofParams(framing.params) : direct.length === 0 ? computed : `${ofParams(direct)} and ${computed}`;
   const g = generics.length === 0 ? null : `${generics.length === 1 ? "the generic parameter" : "the generic parameters"} ${list(generics)} (which the caller's types choose)`;
   const f = fields.length === 0 ? null : `the configuration ${fields.length === 1 ? "field" : "fields"} ${list(fields)}`;
   return list([p, g, f].filter((x) => x !== null));
@@ -637,7 +662,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
   else if (carrier !== null && who !== null && decidingText !== null && carrier.rest.length === 0 && carrier.locals.length === 0) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs}. Users do not call ${who} themselves; ${carrierSentence(carrier, who)} So a call of ${code(carrier.entry.symbol)} gets here when ${renamed(decidingText, carrier)}, for ${carrier.named}; what ${code(carrier.entry.symbol)} does before that call (an earlier check, an early return) is not worked out here.`);
   else if (carrier !== null && who !== null && decidingText !== null) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs}. Users do not call ${who} themselves; ${carrierSentence(carrier, who)} The check reads ${carrier.pairs.length === 1 ? "that value" : "those values"} together with ${alsoRead(carrier)}; what ${code(carrier.entry.symbol)} does before that call (an earlier check, an early return) is not worked out here.`);
   else if (framing.frame === "relayed" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs ?? `the value ${who} is called on (\`self\`)`}. Users do not call ${who} themselves: they get there only through other functions of the crate (the trigger names them). Whether those ever pass it such ${inputs === null ? "a value" : "values"}, or check what they are given first, is not worked out here; that a value of the user's is passed on unchanged and is the cause is a guess, not a finding.`);
-  else if (framing.frame === "internal" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers in the crate pass${framing.readsSelf ? " against its own state" : ""}: it ${fails} when ${decidingText}, a check of ${inputs}${framing.readsSelf ? " and of `self`" : ""}. The symbol index finds no public function that reaches it (it does not follow calls on values whose type the syntax does not show, nor calls a macro writes): if none does, only the crate's own code gets there, and a failure means that code broke what ${who} assumes (a bug of the crate, or a use of it the crate does not foresee).`);
+  else if (framing.frame === "internal" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers in the crate pass${framing.readsSelf ? " against its own state" : ""}: it ${fails} when ${decidingText}, a check of ${inputs}${framing.readsSelf ? `${inputs?.includes(", which ") ? "," : ""} and of \`self\`` : ""}. The symbol index finds no public function that reaches it (it does not follow calls on values whose type the syntax does not show, nor calls a macro writes): if none does, only the crate's own code gets there, and a failure means that code broke what ${who} assumes (a bug of the crate, or a use of it the crate does not foresee).`);
   else if (framing.frame === "state" && who !== null && decidingText !== null) doc.push(`It panics when ${decidingText}: a check of the value ${who} is called on (\`self\`), as the calls before left it.`);
   else if (framing.frame === "invariant" && kind.includes("assert") && decidingText !== null && framing.throughEffects.length > 0) doc.push(`It panics when ${decidingText}. The check reads ${framing.throughEffects.length === 1 ? "the parameter" : "the parameters"} ${list(framing.throughEffects.map(code))} of ${who} only through a \`let\` whose value a call with effects gives (it changes or reads state beside its arguments): it tests what that call answered, and reads as an assumption of the code; failing it means a state the code holds impossible.`);
   else if (fixed && decidingText !== null) doc.push(`It panics when ${decidingText}. The check reads no variable, parameter or type parameter: both sides are fixed when the crate is compiled, so it fails on every run that gets here or on none, whatever a caller passes.`);
@@ -685,11 +710,11 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
       const recv = last?.kind === "expect" && last.receiver !== undefined ? code(last.receiver) : handler?.callee !== undefined ? code(handler.callee.replace(ERROR_HANDLERS, "")) : "the receiver";
       const state = last?.kind === "expect" && last.receiver !== undefined && kind === "expect" ? emptyState(last.receiver, facts) : handler === undefined ? "is None or an Err" : handlerState(handler);
       solutions.push(kind === "expect-err" ? `Make sure ${recv} fails before ${callee} gets to line ${line}: the call panics when it is an Ok value.` : `${callee} panics when ${recv} ${state}.`);
-      solutions.push(`If you own the code, return the failure to the caller (\`?\`, \`ok_or\`, a \`match\`) instead of ${kind === "expect" || kind === "expect-err" ? `calling ${label}` : "panicking in the closure"}.`);
+      solutions.push(ownFix(fn, `If you own the code, return the failure to the caller (\`?\`, \`ok_or\`, a \`match\`) instead of ${kind === "expect" || kind === "expect-err" ? `calling ${label}` : "panicking in the closure"}.`));
       break;
     }
     case "missing":
-      if (decidingText !== null && (framing.params.length > 0 || framing.generics.length > 0)) solutions.push(`Call ${callee} only with ${list([...framing.params, ...framing.generics].map(code))} for which ${avoid}: ${callee} does not implement the other cases.`);
+      if (decidingText !== null && (framing.params.length > 0 || framing.generics.length > 0) && readsOnlyInputs(framing)) solutions.push(`Call ${callee} only with ${list([...framing.params, ...framing.generics].map(code))} for which ${avoid}: ${callee} does not implement the other cases.`);
       else if (fn?.traitName != null && decidingText === null) solutions.push(`Call ${callee} only on types whose ${code(fn.traitName)} implementation overrides it: this default body is not implemented.`);
       else if (fn?.implTrait != null) solutions.push(`${decidingText === null ? `${code(fn.implType ?? "")} does not implement ${code(`${traitOf(fn)}::${fn.name}`)}` : `${code(fn.implType ?? "")}'s ${code(`${traitOf(fn)}::${fn.name}`)} does not implement the case where ${decidingText}`}: the operation is not available with this type.`);
       else solutions.push(decidingText === null ? `Do not call ${callee}: the path is not implemented in this version.` : `Avoid inputs for which ${decidingText}: ${callee} does not implement that case.`);
@@ -733,12 +758,12 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
       else if (kind.includes("assert") && last?.kind === "assert") solutions.push(`Call ${callee} only with ${names} such that ${assertion(last)}${steps.length > 1 ? ` (checked when ${steps.slice(0, -1).join(", then ")})` : ""}.`);
       else solutions.push(`Call ${callee} only with ${names} for which ${avoid}: other input ${kind === "declared-call" ? "fails the check" : "panics"}.`);
       if (guards.validationCode !== null) solutions.push(`Check the arguments first with the validation code, which tests the same condition and returns ${withoutValues(message) === message ? "the message" : "the message's text, its values left out,"} as an \`Err\`.`);
-      solutions.push("If you own the code, return an error for such input instead of panicking.");
+      solutions.push(ownFix(fn, "If you own the code, return an error for such input instead of panicking."));
       tips.push(framing.configFields.length > 0 ? "Set configuration fields to values the code accepts when the configuration is built, and test that configuration once." : users ? `Validate the arguments of ${callee} where they enter your program.` : "Validate what you pass to the public calls that reach it where it enters your program.");
       break;
     case "state":
       solutions.push(`${callee} panics when ${decidingText}: call it only on values for which ${avoid}, or check that state first.`);
-      solutions.push("If you own the code, handle that case with an error value instead of a panic.");
+      solutions.push(ownFix(fn, "If you own the code, handle that case with an error value instead of a panic."));
       break;
     case "path": {
       // Note: `self` handed to another function (`try_set_current(&self.inner)`): that function's answer decides, and it is not followed into.
@@ -747,7 +772,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
         const what = [...settings.envs.map((e) => `the environment variable ${code(e)}`), ...settings.features.map(([f, on]) => `whether the build ${on ? "enables" : "leaves out"} the feature ${code(f)}${facts.crate === null ? "" : ` of ${code(facts.crate)}`}`)];
         const fixes = [...(settings.envs.length === 0 ? [] : [`set ${list(settings.envs.map(code))} to a value ${callee} supports in your build, or leave ${settings.envs.length === 1 ? "it" : "them"} unset`]), ...settings.features.map(([f, on]) => `${on ? "build without" : "build with"} the feature ${code(f)}${facts.crate === null ? "" : ` of ${code(facts.crate)}`} (a crate that depends on it may expose it as a feature of its own)`)];
         solutions.push(`${callee} panics when ${decidingText}: what decides it is ${list(what)}, set outside the code. To avoid it, ${fixes.join("; or ")}.`);
-        solutions.push("If you own the code, report the setting that is not supported with an error value instead of a panic.");
+        solutions.push(ownFix(fn, "If you own the code, report the setting that is not supported with an error value instead of a panic."));
         break;
       }
       solutions.push(framing.effects
@@ -757,13 +782,13 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
         : users
         ? `${callee} panics when ${decidingText}, on values it computes itself: what leads there (its arguments, the state it reads) is not worked out here; read the excerpt for how those values come about.`
         : `${callee} panics when ${decidingText}, on values it computes itself, and users reach it only through other code of ${facts.crate === null ? "the crate" : code(facts.crate)}: run with \`RUST_BACKTRACE=1\` to see which of your calls led here; what leads there is not worked out here.`);
-      solutions.push("If you own the code, handle that case with an error value instead of a panic.");
+      solutions.push(ownFix(fn, "If you own the code, handle that case with an error value instead of a panic."));
       break;
     }
     case "callee":
       if (kind === "declared-call" && cond !== null) solutions.push(`The message is registered when ${cond}: ${users ? `call ${callee} only with input for which that does not hold` : "give the public call that reaches it input for which that does not hold"}.`);
       else solutions.push(`The panic's condition is in ${code(source?.name ?? "the callee")}: read it for what it checks, and pass input it accepts to ${callee}.`);
-      solutions.push("If you own the code, return an error instead of panicking.");
+      solutions.push(ownFix(fn, "If you own the code, return an error instead of panicking."));
       tips.push(users ? `Validate the arguments of ${callee} where they enter your program.` : "Validate what you pass to the public calls that reach it where it enters your program.");
       break;
     case "always":
@@ -773,7 +798,7 @@ export function analysisFields(kind: SiteKind, message: string, path: string, li
         : facts.exitBeforePath
         ? `What decides whether ${callee} gets to line ${line} is an earlier \`return\` or \`?\` in its body (in the excerpt): the calls it does not leave the function for panic there; read those exits for the case to avoid.`
         : `No condition in ${callee} decides whether line ${line} panics once execution gets there: do not call it${gates === "" ? "" : ` in builds where ${gates} holds`}.`);
-      solutions.push("If you own the code, return an error instead of panicking.");
+      solutions.push(ownFix(fn, "If you own the code, return an error instead of panicking."));
       tips.push(`Find out which operations ${callee} supports before relying on it.`);
       break;
   }
@@ -964,21 +989,28 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
   // Note: an `Err` inside a closure is the closure's value: it goes to whoever calls the closure, not out of the function.
   const closure = value ? lastClosure(facts) : undefined;
   const returner = closure !== undefined
-    ? `A closure${closure.callee === undefined ? "" : ` passed to ${code(closure.callee)}`}`
+    ? `${closure.kind === "async-block" ? "An `async` block" : "A closure"}${closure.callee === undefined ? "" : ` passed to ${code(closure.callee)}`}`
     : fn === undefined ? "The code" : code(`fn ${fn.name}`);
   const doc: string[] = [
     value
-      ? `${returner} returns ${shown} through ${how}, ${place}${gates === "" ? "" : `, compiled only with ${gates}`}.${closure === undefined ? "" : " The closure's caller gets it: where it goes from there is not worked out here."}`
+      ? `${returner} returns ${shown} through ${how}, ${place}${gates === "" ? "" : `, compiled only with ${gates}`}.${closure === undefined ? "" : closure.kind === "async-block" ? ` What awaits the block gets it${closure.callee === undefined ? "" : ` (the task or future ${code(closure.callee)} makes of it), not the caller of ${fn === undefined ? "the function" : code(fn.name)}`}: where it goes from there is not worked out here.` : " The closure's caller gets it: where it goes from there is not worked out here."}`
       : `The \`Display\` text of ${shown}, written by ${how}, ${place}${gates === "" ? "" : `, compiled only with ${gates}`}: what \`{}\`, \`to_string()\` and a log line show of it.`,
     macroCrate
       ? `${facts.crate === null ? "This crate" : code(facts.crate)} is a proc-macro crate: an error value it makes reaches its users only through the macro's output, which proc macros commonly turn into a compile error of the user's crate (\`syn::Error::to_compile_error\`, \`compile_error!\`); how this crate does is not worked out here.`
+      : closure !== undefined
+      ? "It is an error value, not a panic: the program goes on unless the code that gets it calls `unwrap()` or `expect()` on it, which panics with its Debug form."
       : "It is an error value returned to the caller, not a panic: the program goes on unless a caller calls `unwrap()` or `expect()` on it, which panics with its Debug form.",
     ...onlyHoles(message, value ? (errorClass ?? "the error") : null),
   ];
   if (value && steps.length > 0) doc.push(`It is returned when ${steps.join(", then ")}.`);
   const subject = fn === undefined ? "Here" : `In ${code(`fn ${fn.name}`)}`;
+  // Note: a variant's text is shown where a value of it is; the functions that build it are where users meet it, if they return it.
+  const makers = value ? [] : (facts.madeIn ?? []);
+  const makerEntries = [...new Set(makers.flatMap((m) => m.entryPoints))].slice(0, 4);
   const trigger = !value
-    ? `Whenever a value of ${shown} is formatted for display (\`{}\`, \`to_string()\`, an error report); which calls return it is where it is made, not here.`
+    ? `Whenever a value of ${shown} is formatted for display (\`{}\`, \`to_string()\`, an error report). ${makers.length === 0
+      ? "Which calls return it is where it is made: the symbol index finds no function outside tests that builds it by name (a macro or a conversion may)."
+      : `The symbol index finds it built in ${list(makers.map((m) => `${code(m.symbol)} (${code(`${m.path}:${m.line}`)})`))}${makerEntries.length === 0 ? ", which no public function is found to reach" : `; users reach ${makers.length === 1 ? "it" : "them"} through ${list(makerEntries.map(code))}`}. Whether what is built there is returned to the caller unchanged is not worked out here.`}`
     : kind === "ok-or"
     ? `${subject}${steps.length > 0 ? `, when ${steps.join(", then ")},` : ""} the \`Option\` before the \`.ok_or\` on line ${line} is \`None\`.`
     : kind === "map-err"
@@ -1004,7 +1036,7 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
   const at = reaching.length === 0 ? null : `your call of ${list(reaching.map((e) => code(e.symbol)))}, which ${reaching.length === 1 ? "reaches" : "reach"} ${callee} (whether ${reaching.length === 1 ? "it passes" : "they pass"} the error on as it is, map${reaching.length === 1 ? "s" : ""} it into ${reaching.length === 1 ? "an error of its own" : "errors of their own"} or handle${reaching.length === 1 ? "s" : ""} it is not worked out here)`;
   const solutions = macroCrate
     ? ["Change the macro's input (the item it is applied to, its attributes) so that its expansion does not make this error."]
-    : [`Handle the error ${at !== null ? `at ${at}` : `where ${value && closure === undefined ? `${callee} returns it` : "it reaches your code"}`}: \`match\` on the \`Result\`, or pass it on with \`?\`; \`unwrap()\` and \`expect()\` turn it into a panic.`];
+    : [`Handle the error ${at !== null ? `at ${at}` : makerEntries.length > 0 ? `at your call of ${list(makerEntries.map(code))}, which ${makerEntries.length === 1 ? "reaches" : "reach"} code that builds it (whether the error comes back to you unchanged is not worked out here)` : `where ${value && closure === undefined ? `${callee} returns it` : "it reaches your code"}`}: \`match\` on the \`Result\`, or pass it on with \`?\`; \`unwrap()\` and \`expect()\` turn it into a panic.`];
   if (errorClass !== null && errorClass.includes("::")) solutions.push(`To handle this case apart from the others, match the \`${errorClass.slice(errorClass.lastIndexOf("::") + 2)}\` variant of \`${errorClass.slice(0, errorClass.lastIndexOf("::"))}\`.`);
   // Note: a path condition of branches alone says what a caller can check beforehand; one through a loop or a closure does not.
   // Note: and only where users call the function and the conditions read nothing but its parameters: a local or `self`'s state is no caller's to check.

@@ -33,6 +33,8 @@ export interface Framing {
   readonly frame: Frame;
   /** The parameters the deciding check reads, directly or through the `let`s before it, in declaration order. */
   readonly params: readonly string[];
+  /** The function's own values the deciding check reads directly that come from `params` (`tensor` of `let tensor = param.consume()`): what it tests where it does not read the parameters themselves. */
+  readonly viaLocals: readonly string[];
   /** The parameters it reads only through a `let` whose value calls with effects (`let prev = map.insert(id, v)`), in declaration order: what it tests is that call's answer. */
   readonly throughEffects: readonly string[];
   /** The generic parameters of the function or its impl it reads (`const D: usize`, `E` of `E::dtype()`): the caller's types choose them. */
@@ -62,7 +64,7 @@ const MISSING_TEXT = /\b(?:not (?:yet )?(?:been )?(?:supported|implemented|avail
 const CONFIG_TYPE = /(?:Config|Configuration|Options|Settings)$/;
 
 function branchesOf(conditions: readonly Condition[]): Condition[] {
-  return conditions.filter((c) => c.kind !== "loop" && c.kind !== "closure" && c.kind !== "for" && c.kind !== "macro-rule");
+  return conditions.filter((c) => c.kind !== "loop" && c.kind !== "closure" && c.kind !== "async-block" && c.kind !== "for" && c.kind !== "macro-rule");
 }
 
 /** The source a condition reads, as one string (the names in it are read with `readNames`). */
@@ -204,13 +206,14 @@ export function frameOf(kind: SiteKind, message: string, facts: SiteFacts): Fram
   const reads = readNames(sources);
   const params = fn === undefined ? [] : paramsBehind(fn, facts, reads);
   const throughEffects = fn === undefined ? [] : paramsBehind(fn, facts, reads, true).filter((p) => !params.includes(p));
+  const viaLocals = fn === undefined ? [] : reads.filter((n) => n !== "self" && !params.includes(n) && paramsBehind(fn, facts, [n]).length > 0);
   const configFields = configFieldsOf(sources, fn);
   const declared = new Set([...genericNames(fn?.generics ?? null), ...genericNames(fn?.implGenerics ?? null)]);
   const generics = [...new Set([...typeNames(sources), ...lex(sources).filter((t) => t.kind === "ident").map((t) => t.text)])].filter((n) => declared.has(n) && !n.startsWith("'")).sort();
   const effects = mayHaveEffects(sources);
   const selfBehind = fn?.receiver != null && namesBehind(fn, facts, reads, false).has("self");
   const readsSelf = selfBehind && !(fn!.implType !== null && CONFIG_TYPE.test(fn!.implType));
-  const of = (frame: Frame): Framing => ({ frame, params, throughEffects, generics, configFields, deciding, effects, readsSelf, selfBehind });
+  const of = (frame: Frame): Framing => ({ frame, params, viaLocals, throughEffects, generics, configFields, deciding, effects, readsSelf, selfBehind });
   if (kind === "expect" || kind === "expect-err") return of("error");
   if (facts.macro !== null) return of("expansion");
   if (kind === "todo") return of("missing");

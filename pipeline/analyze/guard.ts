@@ -46,7 +46,7 @@ export function generateGuards(facts: SiteFacts, message: string): Guards {
   const conditions = facts.conditions;
   // Note: `while` and `loop` bodies run with state that earlier iterations changed: their entry
   // condition says nothing sure about the iteration that panics.
-  if (conditions.some((c) => c.kind === "closure" || c.kind === "macro-rule" || c.kind === "expect" || c.kind === "while" || c.kind === "while-let" || c.kind === "loop")) return NONE;
+  if (conditions.some((c) => c.kind === "closure" || c.kind === "async-block" || c.kind === "macro-rule" || c.kind === "expect" || c.kind === "while" || c.kind === "while-let" || c.kind === "loop")) return NONE;
   if (conditions.length === 0) return NONE;
 
   // Inside out: the innermost condition first, each wrapping what is below it.

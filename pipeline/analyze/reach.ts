@@ -14,7 +14,7 @@
 import { permalink } from "../build.js";
 import { isDistinctive } from "../message.js";
 import { lastCall, receiverKind } from "./rust.js";
-import type { CheckFirst, DocQuote, EntryPoint as EntryPointFact, Envelope, Reproduction, SiteFacts } from "../schema-types.generated.js";
+import type { CheckFirst, DocQuote, EntryPoint as EntryPointFact, Envelope, Maker, Reproduction, SiteFacts } from "../schema-types.generated.js";
 import { type PanicTest, recordsExpecting } from "../symbols/tests.js";
 import type { SymbolIndex, SymbolNode } from "../symbols/index.js";
 
@@ -29,6 +29,8 @@ export interface RecordReach {
   readonly example: { readonly name: string; readonly path: string; readonly line: number; readonly body: string } | null;
   /** What the functions named like the last call of an `.expect`'s receiver return (`RecordFacts.receiverReturns`); absent when they do not agree. */
   readonly receiverReturns?: "option" | "result";
+  /** The functions that build the record's error variant (`RecordFacts.madeIn`); absent when none or not a variant's `Display` text. */
+  readonly madeIn?: Maker[];
 }
 
 /** The index and the repository's tests, as the analyze stage gets them. */
@@ -39,6 +41,12 @@ export interface SymbolsInput {
   readonly repo: string;
   readonly sha: string;
 }
+
+/** Most functions a record names as building its variant (`RecordFacts.madeIn`), and most entry points of each. */
+const MAX_MAKERS = 5;
+const MAX_MAKER_ENTRIES = 3;
+/** The kinds of record whose text is a type's `Display`, not a site that returns it. */
+const DISPLAY_TEXTS: ReadonlySet<string> = new Set(["display-impl", "error-attribute"]);
 
 /** Most reproductions a record lists. */
 const MAX_REPRODUCTIONS = 10;
@@ -129,13 +137,21 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
     return repo !== null && (std === null || std === repo) ? repo : null;
   };
   const entryCache = new Map<number, ReturnType<SymbolIndex["entryPoints"]>>();
+  const entriesOf = (node: SymbolNode) => entryCache.get(node.id) ?? entryCache.set(node.id, index.entryPoints(node)).get(node.id)!;
   const callerCache = new Map<number, readonly string[]>();
-  return envelopes.map((_, i) => {
+  /** `RecordReach.madeIn` of an envelope: for a variant's `Display` text, the functions that build the variant. */
+  const madeIn = (e: Envelope): Maker[] => {
+    const variant = e.record.errorClass;
+    if (!DISPLAY_TEXTS.has(e.occurrences[0]!.kind) || variant == null || !variant.includes("::")) return [];
+    return index.makersOf(variant, e.record.filePath).slice(0, MAX_MAKERS).map((n) => ({ symbol: n.symbol, path: n.path, line: n.line, entryPoints: entriesOf(n).slice(0, MAX_MAKER_ENTRIES).map((x) => x.symbol) }));
+  };
+  return envelopes.map((e, i) => {
     const target = targets[i]!;
     const returns = receiverReturns(factsOf(i));
-    const kind = returns === null ? {} : { receiverReturns: returns };
+    const makers = madeIn(e);
+    const kind = { ...(returns === null ? {} : { receiverReturns: returns }), ...(makers.length === 0 ? {} : { madeIn: makers }) };
     if (target === null) return { entryPoints: [], docs: [], callers: [], reproductions: reproductionsOf(input, linked[i]!, []), example: null, ...kind };
-    const entries = entryCache.get(target.id) ?? entryCache.set(target.id, index.entryPoints(target)).get(target.id)!;
+    const entries = entriesOf(target);
     const documented: SymbolNode[] = [target, ...entries.map((x) => x.node).filter((n) => n.id !== target.id)];
     const docs = documented.flatMap((n): DocQuote[] => (n.doc === null ? [] : [{ symbol: n.symbol, of: n === target ? "function" : "entry-point", summary: n.doc.summary, panics: n.doc.panics, ...(n.doc.details === undefined ? {} : { details: n.doc.details }) }]));
     const docTests = documented.filter((n) => n.doc?.example !== undefined);

@@ -80,6 +80,8 @@ export interface FunctionSymbol {
    * bound that name in the body before; absent when none.
    */
   readonly passes?: readonly (readonly [call: CallFact, argument: number, parameter: string])[];
+  /** The enum variants its body builds, `Type::Variant` (`Self` read as the impl's type, `use` aliases as what they name; not those a pattern names, `Err(Error::Io(e)) =>`, `if let`, `matches!`, `==`): where a returned error of that variant is made. Absent when none. */
+  readonly makes?: readonly string[];
 }
 
 /** A `macro_rules!` macro and the calls its body's tokens make (its invocations make them). */
@@ -153,6 +155,8 @@ interface Scope {
   readonly passes?: [CallFact, number, string][];
   /** The arguments (`call\0argument`) some call fills with anything but one parameter. */
   readonly mixed?: Set<string>;
+  /** A function's `FunctionSymbol.makes`, in the order first met. */
+  readonly makes?: string[];
 }
 
 /**
@@ -188,8 +192,8 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
     for (let k = stack.length - 1; k >= 0; k--) if (stack[k]!.kind === "impl" || stack[k]!.kind === "trait") return stack[k]!.owner ?? null;
     return null;
   };
-  const pending: { fn: Omit<FunctionSymbol, "calls" | "endLine">; calls: CallFact[]; passes: [CallFact, number, string][] }[] = [];
-  const ended = (p: (typeof pending)[number], endLine: number): FunctionSymbol => ({ ...p.fn, endLine, calls: p.calls, ...(p.passes.length === 0 ? {} : { passes: p.passes }) });
+  const pending: { fn: Omit<FunctionSymbol, "calls" | "endLine">; calls: CallFact[]; passes: [CallFact, number, string][]; makes: string[] }[] = [];
+  const ended = (p: (typeof pending)[number], endLine: number): FunctionSymbol => ({ ...p.fn, endLine, calls: p.calls, ...(p.passes.length === 0 ? {} : { passes: p.passes }), ...(p.makes.length === 0 ? {} : { makes: p.makes }) });
 
   /** The opening delimiters of the macro invocations around the token (`name!(…)`), innermost last. */
   const macroOpens: number[] = [];
@@ -253,10 +257,11 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       }
       const calls: CallFact[] = [];
       const passes: [CallFact, number, string][] = [];
-      pending.push({ fn: head.expected !== undefined ? { ...fn, body: bodyLines(text, t[j]!.start, t[pair[j]!]!.end) } : fn, calls, passes });
+      const makes: string[] = [];
+      pending.push({ fn: head.expected !== undefined ? { ...fn, body: bodyLines(text, t[j]!.start, t[pair[j]!]!.end) } : fn, calls, passes, makes });
       const byName = new Set(named.filter((x) => x !== ""));
       if (receiver) byName.add("self");
-      stack.push({ kind: "fn", close: pair[j]!, calls, called: new Set(), test, params: byName, ...(paramTypes.size === 0 ? {} : { paramTypes }), bound: new Set(), passes, mixed: new Set() });
+      stack.push({ kind: "fn", close: pair[j]!, calls, called: new Set(), test, params: byName, ...(paramTypes.size === 0 ? {} : { paramTypes }), bound: new Set(), passes, mixed: new Set(), makes });
       i = j;
       continue;
     }
@@ -335,6 +340,12 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
         if (name?.kind === "ident") into.bound.add(name.text);
       }
       continue;
+    }
+    // Variants built.
+    if (t[i - 1]?.text === "::" && next?.text !== "::" && isVariantName(tok.text)) {
+      const into = collector();
+      const made = into?.makes === undefined ? null : variantMade(t, pair, i, selfType, aliases, macroOpens);
+      if (made !== null && !into!.makes!.includes(made)) into!.makes!.push(made);
     }
     // Calls.
     // Note: only an identifier followed by `(`, `!` or `::` (a turbofish) may name a call (`callAt`).
@@ -704,6 +715,36 @@ function callAt(t: readonly Token[], i: number, self: () => string | null, alias
   else if (qualifier === "self" || qualifier === "super" || qualifier === "crate") return name;
   else qualifier = aliases.get(qualifier) ?? qualifier;
   return `${qualifier}::${name}`;
+}
+
+/** A variant's name by the naming convention: upper camel case (`FileExists`, `Io`, `A`), not a constant's (`MAX`, `F32_EPS`). */
+function isVariantName(name: string): boolean {
+  const first = name.charCodeAt(0);
+  return first >= 65 && first <= 90 && (name.length === 1 || /[a-z]/.test(name));
+}
+
+/** Tokens before a path that make it a pattern or a comparison, not a value built: `let` (`let T::V(x) = …`), `==`, `!=`. */
+const NOT_BUILT_BEFORE = new Set(["let", "==", "!="]);
+/** Tokens after a path (and the closes around it) that end a pattern: a match arm's `=>`, an or-pattern's `|`, a guard's `if`, `if let`'s `=`. */
+const PATTERN_END = new Set(["=>", "|", "if", "="]);
+
+/**
+ * The variant `Type::Variant` the path ending at `i` builds, as a `FunctionSymbol.makes` key; null
+ * when it is no variant of a type (`module::Variant`), or a pattern or comparison names it.
+ * Note: by syntax alone: `Type` is taken to be an enum when it starts upper-case, as Rust's naming has it.
+ */
+function variantMade(t: readonly Token[], pair: ArrayLike<number>, i: number, self: () => string | null, aliases: ReadonlyMap<string, string>, macroOpens: readonly number[]): string | null {
+  const q = t[i - 2];
+  if (q?.kind !== "ident") return null;
+  const qualifier = q.text === "Self" ? self() : q.text;
+  if (qualifier === null || !/^[A-Z]/.test(qualifier)) return null;
+  if (NOT_BUILT_BEFORE.has(t[i - 3]?.text ?? "") || (t[i - 3]?.text === "::" && NOT_BUILT_BEFORE.has(t[i - 5]?.text ?? ""))) return null;
+  // Note: inside `matches!(value, pattern)` every variant named is a pattern's.
+  if (macroOpens.some((o) => t[o - 2]?.text === "matches")) return null;
+  let end = t[i + 1]?.text === "(" || t[i + 1]?.text === "{" ? pair[i + 1]! + 1 : i + 1;
+  while (t[end]?.kind === "close") end++;
+  if (PATTERN_END.has(t[end]?.text ?? "")) return null;
+  return `${aliases.get(qualifier) ?? qualifier}::${t[i]!.text}`;
 }
 
 /** The last segment of a path starting at `k` (`a::b::C<…>` → `C`). */

@@ -124,6 +124,10 @@ export class SymbolIndex {
   private readonly flows = new Map<string, ReadonlyMap<string, string>>();
   /** `calleeCount` of each node asked about so far. */
   private readonly calleeCounts: (number | undefined)[] = [];
+  /** The functions that build each variant (`FunctionSymbol.makes`), outside test code, with the declarations its type's name may mean in their file. */
+  private readonly makers = new Map<string, { readonly node: number; readonly decls: readonly number[] }[]>();
+  /** What a type's name may mean in a file (`TypeTable.meant`), for `makersOf`. */
+  private readonly typeMeant: (path: string, name: string) => readonly number[];
 
   /** Builds the index of `files`; `moduleOf` names each file's package and module (the one seam for the workspace's layout). */
   constructor(files: readonly IndexedFile[], layout: ModuleOf) {
@@ -132,6 +136,11 @@ export class SymbolIndex {
     const moduleOf = (path: string) => places.get(path) ?? layout(path);
     const reachable = reachableModules(files, moduleOf);
     const types = new TypeTable(files, moduleOf, reachable);
+    const byPath = new Map(files.map((f) => [f.path, f]));
+    this.typeMeant = (path, name) => {
+      const file = byPath.get(path);
+      return file === undefined ? [] : types.meant(file, name, false);
+    };
     const owned = new Map<string, number[]>();
     const free = new Map<string, number[]>();
     const methods = new Map<string, number[]>();
@@ -174,6 +183,7 @@ export class SymbolIndex {
         if (!test && traitImpl) push(implementations, `${fn.trait}::${fn.name}`, node.id);
         if (!test && fn.trait !== null && !traitImpl) push(traitItems, fn.name, node.id);
         calls.push({ node: node.id, file, owner: fn.owner, calls: fn.calls, generics: fn.generics ?? [], ...(fn.passes === undefined && !fn.receiver ? {} : { passes: fn.passes ?? [] }) });
+        if (!test) for (const made of fn.makes ?? []) push(this.makers, made, { node: node.id, decls: types.meant(file, made.slice(0, made.indexOf("::")), false) });
       }
       for (const m of s.macros) {
         const node: SymbolNode = { id: this.nodes.length, path: file.path, symbol: `${m.name}!`, line: m.line, endLine: m.line, fn: null, test: file.test, public: false, doc: null };
@@ -463,6 +473,16 @@ export class SymbolIndex {
       if (node.line <= line && line <= node.endLine && (best === null || node.line >= best.line)) best = node;
     }
     return best;
+  }
+
+  /**
+   * The functions outside test code that build the variant `Type::Variant` (`FunctionSymbol.makes`)
+   * of the type that name means in `path`: those whose file's `Type` may be the same declaration.
+   * By path and line.
+   */
+  makersOf(variant: string, path: string): SymbolNode[] {
+    const meant = new Set(this.typeMeant(path, variant.slice(0, variant.indexOf("::"))));
+    return (this.makers.get(variant) ?? []).filter((m) => meant.size === 0 || m.decls.length === 0 || m.decls.some((d) => meant.has(d))).map((m) => this.nodes[m.node]!);
   }
 
   /** The macro `name!` defined in `path`, or null. */
