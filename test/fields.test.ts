@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { analysisFields } from "../pipeline/analyze/fields.js";
+import { analysisFields, messageAdvice } from "../pipeline/analyze/fields.js";
 import { withOwnWords } from "../pipeline/analyze/words.js";
 import type { EntryPoint, FunctionFact, RecordFacts } from "../pipeline/schema-types.generated.js";
 
@@ -120,6 +120,25 @@ describe("a check of values a function computes from its parameter", () => {
     assert.match(direct.documentation, /a check of the parameter `param` of `Mapper::map_float` and of `self`\./);
   });
 });
+describe("the advice a message gives", () => {
+  it("is the sentences that open with an imperative, never cut inside backticks", () => {
+    assert.deepEqual(messageAdvice("A Tokio 1.x context was found, but IO is disabled. Call `enable_io` on the runtime builder to enable IO."), ["Call `enable_io` on the runtime builder to enable IO."]);
+    assert.deepEqual(messageAdvice("Failed to read tensor data synchronously. Try using `x.nonzero_async()` instead. See the docs."), ["Try using `x.nonzero_async()` instead."]);
+    assert.deepEqual(messageAdvice("Cannot compute max of empty tensor"), []);
+    assert.deepEqual(messageAdvice("Check failed: lhs > rhs"), []);
+    assert.deepEqual(messageAdvice("use {} instead"), []);
+    assert.deepEqual(messageAdvice("select: indices must be 1D, got {} dims"), []);
+    assert.deepEqual(messageAdvice("Load error for '{}': {}"), []);
+  });
+
+  it("comes first in the solutions, quoted as the message's words", () => {
+    const io = fn({ name: "io", line: 90, visibility: "pub(crate)", receiver: "&self", implType: "Handle" });
+    const f = analysisFields("expect", "IO is disabled. Call `enable_io` on the runtime builder to enable IO.", "src/driver.rs", 94, facts(io, { conditions: [{ kind: "expect", line: 94, method: "expect", receiver: "self.io.as_ref()" }] }), []);
+    assert.equal(f.solutions[0], "The message itself says what to do: “Call `enable_io` on the runtime builder to enable IO.”");
+    assert.ok(f.solutions.length > 1);
+  });
+});
+
 describe("catch_unwind sketches", () => {
   const expect = (receiver: string) => ({ kind: "expect" as const, line: 5, method: "expect", receiver });
 

@@ -605,8 +605,40 @@ function labelOf(kind: SiteKind, source: MessageSource | undefined): string {
  * raised in the same function, for a returned error its class, and the site's message source.
  * Never states what the facts do not hold.
  */
+/** Words that open a sentence of advice in a message, as an imperative (“Call `enable_io` on the runtime builder to enable IO.”, “Try using `x_async` instead.”). */
+const ADVICE_VERBS: ReadonlySet<string> = new Set(["add", "avoid", "call", "change", "check", "configure", "consider", "convert", "disable", "enable", "ensure", "increase", "initialize", "install", "load", "lower", "make", "pass", "please", "provide", "raise", "rebuild", "reduce", "register", "remove", "run", "select", "set", "specify", "switch", "try", "update", "upgrade", "use", "verify", "wrap"]);
+
+/**
+ * The sentences of `message` that tell the reader what to do: those opening with an imperative
+ * (`ADVICE_VERBS`), not naming a thing with it, and holding at least three words beside its placeholders. Sentences end at
+ * `.`, `!` or `?` before white space, never inside backticks.
+ */
+export function messageAdvice(message: string): string[] {
+  const masked = message.replace(/`[^`]*`/g, (m) => "x".repeat(m.length));
+  const out: string[] = [];
+  let start = 0;
+  for (const m of masked.matchAll(/[.!?](?=\s|$)|\n/g)) {
+    const end = m.index + (m[0] === "\n" ? 0 : 1);
+    out.push(message.slice(start, end).trim());
+    start = m.index + 1;
+  }
+  out.push(message.slice(start).trim());
+  return out.filter((sentence) => {
+    const words = sentence.replace(/\{[^{}]*\}/g, " ").match(/[A-Za-z_`][\w`'-]*/g) ?? [];
+    // Note: a verb that names a thing is no advice: an operation's name before a colon (`select: indices must be 1D`), a noun phrase (`Load error for …`, `Check failed: …`).
+    return words.length >= 3 && ADVICE_VERBS.has(words[0]!.toLowerCase()) && !/^\w+\s*:/.test(sentence) && !/^(?:error|errors|failed|failure)$/i.test(words[1]!);
+  });
+}
+
 export function analysisFields(kind: SiteKind, message: string, path: string, line: number, facts: RecordFacts, sameFunction: readonly Peer[], errorClass: string | null = null, source?: MessageSource): AnalysisFields {
   if (facts.neverCompiled === true) return neverCompiledFields(kind, path, line, facts, source);
+  const fields = siteFields(kind, message, path, line, facts, sameFunction, errorClass, source);
+  // Note: the library's own advice, in the message the user read, comes first: it is the repository's words, quoted as such.
+  const advice = messageAdvice(message);
+  return advice.length === 0 ? fields : { ...fields, solutions: [`The message itself says what to do: ${advice.map((a) => `“${a}”`).join(" ")}`, ...fields.solutions] };
+}
+
+function siteFields(kind: SiteKind, message: string, path: string, line: number, facts: RecordFacts, sameFunction: readonly Peer[], errorClass: string | null, source: MessageSource | undefined): AnalysisFields {
   if (facts.compileTime === true && errorTypeOf(kind) === "panic") return compileTimeFields(kind, message, path, line, facts, source);
   if (errorTypeOf(kind) === "error") return returnedFields(kind, message, path, line, facts, sameFunction, errorClass);
   // Note: a guard is the user's code: the library's module gates are not its own `#[cfg]`s.

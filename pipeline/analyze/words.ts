@@ -117,14 +117,14 @@ function contentWords(text: string): Set<string> {
 /**
  * Whether an entry point's `# Panics` section speaks of this site: it shares two words with the
  * message (its one word, if it has only one), or one with the site's conditions (a name the
- * check reads). Another panic of that function (a shape check quoted for a path not
+ * check reads); always, for a message without words of its own. Another panic of that function (a shape check quoted for a path not
  * implemented) is left out.
  */
 function aboutSite(message: string, facts: RecordFacts): (panics: string) => boolean {
   const said = contentWords(message);
   const checked = contentWords(facts.conditions.map(conditionSource).join(" "));
-  // Note: a message without words of its own (`{}`) and a check reading nothing leave nothing to tell it by: the section is kept.
-  if (said.size === 0 && checked.size === 0) return () => true;
+  // Note: a message without words of its own (`{}`) leaves nothing to tell it by: the section is kept (a check's names seldom stand in a doc's prose).
+  if (said.size === 0) return () => true;
   return (panics) => {
     const words = [...contentWords(panics)];
     return words.filter((w) => said.has(w)).length >= Math.min(2, said.size) && said.size > 0 || words.some((w) => checked.has(w));
