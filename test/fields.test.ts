@@ -139,6 +139,20 @@ describe("the advice a message gives", () => {
   });
 });
 
+describe("what an `.expect`'s receiver is", () => {
+  const expectOn = (receiver: string, lets: string[] = []) => analysisFields("expect", "no value", "src/x.rs", 9, facts(fn({ name: "f", line: 1, lets }), { conditions: [{ kind: "expect", line: 9, method: "expect", receiver }] }), []).documentation;
+
+  it("reads a name through the `let` that binds it to a call", () => {
+    assert.match(expectOn("value", ["let value = self.value.take();"]), /holds no value \(None\) \(a guess from the name `take` alone: std's gives an Option\)/);
+    assert.doesNotMatch(expectOn("value", ["let value = self.value.take();"]), /None or an Err/);
+    assert.match(expectOn("value"), /None or an Err/);
+  });
+
+  it("takes std's `try_fold` to give what its closure gives", () => {
+    assert.match(expectOn("[a, b].iter().try_fold(1usize, |acc, &x| acc.checked_mul(x))"), /holds no value \(None\)/);
+  });
+});
+
 describe("catch_unwind sketches", () => {
   const expect = (receiver: string) => ({ kind: "expect" as const, line: 5, method: "expect", receiver });
 

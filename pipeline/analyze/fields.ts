@@ -162,9 +162,12 @@ function emptyState(receiver: string, facts: SiteFacts | null): string {
   const called = lastCall(receiver);
   if (named === "option") return `holds no value (None) (every function named \`${called}\` in the repository returns an Option)`;
   if (named === "result") return `is an Err (every function named \`${called}\` in the repository returns a Result; the panic message ends with the error's Debug form)`;
-  const kind = receiverKind(receiver);
-  const by = lastCall(receiver);
-  const why = stdFailure(receiver);
+  // Note: a receiver that is a name a `let` binds to a call (`let value = self.value.take();`) is read as that call.
+  const bound = /^[a-z_]\w*$/.test(receiver.trim()) ? (facts?.function?.lets ?? []).map((l) => new RegExp(`^let\\s+(?:mut\\s+)?${receiver.trim()}\\s*=\\s*([\\s\\S]*?);?\\s*$`).exec(l.trim())?.[1]).findLast((v) => v !== undefined) : undefined;
+  const value = bound ?? receiver;
+  const kind = receiverKind(value);
+  const by = lastCall(value);
+  const why = stdFailure(value);
   // Note: a guess from the method's name alone, said as one: the receiver's type is not resolved.
   // Note: `.ok()`/`.err()` settle it (std's only give an Option); of other names, the kind is std's, said as a guess.
   const std = by === undefined || by === "ok" || by === "err" ? "" : why === null ? ` (a guess from the name \`${by}\` alone: std's gives ${kind === "option" ? "an Option" : "a Result"})` : ` (if \`${by}\` is std's, a guess from its name alone: std's is ${kind === "option" ? "None" : "an Err"} when ${why})`;
@@ -898,7 +901,7 @@ function exampleFixOf(kind: SiteKind, message: string, framing: Framing, guards:
   const fn = facts.function;
   if (fn === undefined || facts.macro !== null) return null;
   // Note: a guard compiled only under a `#[cfg]` (a `debug_assert!`'s, under `debug_assertions`) cannot be called in every build: no fix calls it.
-  if (framing.frame === "input" && guards.form === "function" && fn.name !== "main" && !/^\s*#\[cfg\(/.test(guards.typeGuard ?? "")) {
+  if (framing.frame === "input" && guards.form === "function" && fn.name !== "main" && !/^\s*#\[cfg\(/m.test(guards.typeGuard ?? "")) {
     const plain = fn.params.every((p) => /^(?:mut\s+)?[a-z_]\w*$/.test(p.pattern));
     if (!plain || fn.params.length === 0) return null;
     const guardArgs = fn.params.map((p, i) => (isCopyType(p.type) ? argName(p, i) : `${argName(p, i)}.clone()`)).join(", ");

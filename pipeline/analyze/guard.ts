@@ -202,8 +202,9 @@ function functionForm(fn: FunctionFact, expr: string, reads: readonly string[], 
   const note = moved.length === 0 ? "" : `// Takes its arguments as \`${fn.name}\` does: pass ${moved.map((m) => `\`${m}.clone()\``).join(", ")} to keep ${moved.length === 1 ? "the value" : "the values"} for the call.\n`;
   const where = fn.whereClause === null ? "" : `\n${fn.whereClause}`;
   const body = (lines: string[]) => lines.map((l) => l.split("\n").map((x) => `    ${x}`).join("\n")).join("\n");
-  // Note: the guard exists in the same builds as the panic: its gates become one `#[cfg]`.
-  const cfg = gates.length === 0 ? "" : `#[cfg(${gates.length === 1 ? gates[0] : `all(${gates.join(", ")})`})]\n`;
+  // Note: the guard exists in the same builds as the panic: its gates become one `#[cfg]`. A feature in it is the library's, which a `#[cfg]` in the user's code reads as the user's own: a comment says so.
+  const features = gates.filter((g) => /\bfeature\s*=/.test(g));
+  const cfg = gates.length === 0 ? "" : `${features.length === 0 ? "" : `// ${features.join(" and ")} ${features.length === 1 ? "is a feature" : "are features"} of the library, which the check needs: in your crate, keep this \`#[cfg]\` only if a feature of yours of that name enables ${features.length === 1 ? "it" : "them"} on the library, else drop it and enable ${features.length === 1 ? "it" : "them"} on the dependency.\n`}#[cfg(${gates.length === 1 ? gates[0] : `all(${gates.join(", ")})`})]\n`;
   const typeGuard = `${note}${cfg}fn would_panic${head} -> bool${where} {\n${body([...lets, expr])}\n}`;
   const validationCode = `${note}${cfg}fn check${head} -> Result<(), &'static str>${where} {\n${body([...lets, `let reaches = ${expr};`, `if reaches {\n    return Err(${rustString(withoutValues(message))});\n}`, "Ok(())"])}\n}`;
   return { typeGuard, validationCode, lets };

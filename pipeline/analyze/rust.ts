@@ -284,6 +284,11 @@ export function receiverKind(receiver: string): "option" | "result" | null {
   if (name === undefined) return null;
   if (OPTION_METHODS.has(name)) return "option";
   if (RESULT_METHODS.has(name)) return "result";
+  // Note: std's `try_fold` and `try_for_each` give what their closure gives (`|acc, &x| acc.checked_mul(x)`: an Option).
+  if (name === "try_fold" || name === "try_for_each") {
+    const body = /\|[^|]*\|\s*([\s\S]*?)\s*\)\s*$/.exec(receiver.trim())?.[1];
+    return body === undefined ? null : receiverKind(body);
+  }
   return null;
 }
 
