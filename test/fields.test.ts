@@ -439,6 +439,17 @@ describe("a site after an earlier return", () => {
   });
 });
 
+describe("a panic nothing conditions, in a function users do not call", () => {
+  it("tells them to find the call of theirs that leads there, not to stop calling a function they cannot call", () => {
+    const hook = fn({ name: "tensor_map_load", line: 130, visibility: "pub(crate)", receiver: "&self", implType: "GlobalInput" });
+    const f = analysisFields("panic", "Not a tensor map", "src/view.rs", 139, facts(hook), []);
+    assert.doesNotMatch(f.solutions.join(" "), /do not call it/);
+    assert.match(f.solutions[0]!, /and users do not call `GlobalInput::tensor_map_load` themselves: run with `RUST_BACKTRACE=1` to see which call of yours leads here/);
+    const open = analysisFields("panic", "Not a tensor map", "src/view.rs", 139, facts({ ...hook, visibility: "pub" }, { entryPoints: [entry("GlobalInput::tensor_map_load", ["GlobalInput::tensor_map_load"])] }), []);
+    assert.match(open.solutions[0]!, /do not call it\./);
+  });
+});
+
 describe("a proc macro's panic as rustc shows it", () => {
   it("quotes the message with std's words before it, as the help line prints it", () => {
     const ser = fn({ name: "serialize_body", line: 1290, visibility: null });

@@ -832,7 +832,10 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
         ? "Nothing in the code decides whether it panics once it gets here: avoid that use."
         : facts.exitBeforePath
         ? `What decides whether ${callee} gets to line ${line} is an earlier \`return\` or \`?\` in its body (in the excerpt): the calls it does not leave the function for panic there; read those exits for the case to avoid.`
-        : `No condition in ${callee} decides whether line ${line} panics once execution gets there: do not call it${gates === "" ? "" : ` in builds where ${gates} holds`}.`);
+        : users
+        ? `No condition in ${callee} decides whether line ${line} panics once execution gets there: do not call it${gates === "" ? "" : ` in builds where ${gates} holds`}.`
+        // Note: a function users cannot call is avoided through the public call that leads to it, which the backtrace shows.
+        : `No condition in ${callee} decides whether line ${line} panics once execution gets there, and users do not call ${callee} themselves: run with \`RUST_BACKTRACE=1\` to see which call of yours leads here, and avoid that use${gates === "" ? "" : ` in builds where ${gates} holds`}; if it is a use the docs allow, this points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)}.`);
       solutions.push(ownFix(fn, "If you own the code, return an error instead of panicking."));
       tips.push(`Find out which operations ${callee} supports before relying on it.`);
       break;

@@ -344,6 +344,7 @@ const STD_FAILURES: ReadonlyMap<string, string> = new Map([
   ["pop", "the collection is empty"],
   ["find", "no item matches"],
   ["position", "no item matches"],
+  ["try_fold", "its closure gives one for an item (the fold stops there)"],
   ["max", "the iterator is empty"],
   ["min", "the iterator is empty"],
   ["checked_add", "the addition overflows"],
