@@ -185,7 +185,7 @@ describe("golden facts and fields", () => {
 /** Identifiers the generator may write that need not be in the source: Rust keywords and its own small vocabulary. */
 const VOCABULARY = new Set([
   "as", "break", "const", "continue", "crate", "else", "false", "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self", "Self", "static", "super", "true", "while", "_",
-  "would_panic", "check", "reaches", "matches", "IntoIterator", "into_iter", "any", "Result", "Ok", "Err", "bool", "str", "cfg", "all", "debug_assertions",
+  "would_panic", "check", "reaches", "matches", "config", "IntoIterator", "into_iter", "any", "Result", "Ok", "Err", "bool", "str", "cfg", "all", "debug_assertions",
 ]);
 
 function identifiers(code: string): string[] {

@@ -369,6 +369,9 @@ describe("a returned error of a function users do not call", () => {
   it("is handled where it returns it when no public call is known to reach it", () => {
     const f = analysisFields("err-return", "at least one scheduler is required", "src/seq.rs", 49, facts(build, {}), []);
     assert.match(f.solutions[0]!, /^Handle the error where `build` returns it/);
+    // Note: a caller may panic with it (`unwrap_or_else(|e| panic!("{e}"))`): whether the program goes on is the callers', not said.
+    assert.doesNotMatch(f.documentation, /the program goes on/);
+    assert.match(f.documentation, /what happens next is up to the callers \(`\?` passes it on; `unwrap\(\)` or `expect\(\)` on it panics with its Debug form; a caller may also log it, or panic with its text\)/);
   });
 });
 

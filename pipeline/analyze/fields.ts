@@ -576,8 +576,20 @@ function usersGuards(guards: Guards, users: boolean, config: boolean, fn: Functi
   //   takes or repeats (guard.ts).
   const params = new Set(["self", ...(fn?.params ?? []).flatMap((p) => boundNames(p.pattern))]);
   const readsLocals = guards.form === "expression" && guards.reads.some((n) => !params.has(n) && !PRIMITIVE_TYPES.has(n));
-  if (users && !readsLocals && !readsField(guards.validationCode) && !readsField(guards.typeGuard)) return guards;
+  if (users && !readsLocals && !readsField(guards.validationCode) && !readsField(guards.typeGuard)) return config ? configGuard(guards, fn) : guards;
   return { ...guards, validationCode: null, typeGuard: null, form: null };
+}
+
+/**
+ * A check of a configuration's own fields (`self.kernel_size >= 3` in `BoxBlurConfig::init`) as a
+ * function of the user's value: `self` is a name only inside the method, so the guard takes the
+ * configuration as `config`.
+ */
+function configGuard(guards: Guards, fn: FunctionFact | undefined): Guards {
+  const type = fn?.implType ?? null;
+  if (guards.form !== "expression" || guards.typeGuard === null || type === null || !guards.reads.includes("self") || !/^[A-Z]\w*(?:<[^<>]*>)?$/.test(type)) return guards;
+  const body = guards.typeGuard.replace(/\bself\b/g, "config");
+  return { ...guards, typeGuard: `// \`config\` is your \`${type}\`; the fields the check reads must be public to you for this to compile.\nfn would_panic(config: &${type}) -> bool {\n    ${body}\n}` };
 }
 
 /** The record's other sites (`facts.otherSites`) in words: each one's function and, when known, its deciding condition. */
@@ -1036,8 +1048,8 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
     macroCrate
       ? `${facts.crate === null ? "This crate" : code(facts.crate)} is a proc-macro crate: an error value it makes reaches its users only through the macro's output, which proc macros commonly turn into a compile error of the user's crate (\`syn::Error::to_compile_error\`, \`compile_error!\`); how this crate does is not worked out here.`
       : closure !== undefined
-      ? "It is an error value, not a panic: the program goes on unless the code that gets it calls `unwrap()` or `expect()` on it, which panics with its Debug form."
-      : "It is an error value returned to the caller, not a panic: the program goes on unless a caller calls `unwrap()` or `expect()` on it, which panics with its Debug form.",
+      ? "It is an error value, not a panic of its own: what happens next is up to the code that gets it (`?` passes it on; `unwrap()` or `expect()` on it panics with its Debug form; that code may also log it, or panic with its text)."
+      : "It is an error value returned to the caller, not a panic of its own: what happens next is up to the callers (`?` passes it on; `unwrap()` or `expect()` on it panics with its Debug form; a caller may also log it, or panic with its text).",
     ...onlyHoles(message, value ? (errorClass ?? "the error") : null),
   ];
   if (value && steps.length > 0) doc.push(`It is returned when ${steps.join(", then ")}.`);
