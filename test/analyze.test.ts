@@ -216,6 +216,21 @@ function hasRustc(): boolean {
   return spawnSync("rustc", ["--version"], { encoding: "utf8" }).status === 0;
 }
 
+/** Compiles `program` with rustc in a temp dir and runs it; fails on a compile error or a panic. */
+function compileAndRun(program: string): void {
+  const dir = tempDir("error-catalog-rustc-");
+  try {
+    const src = path.join(dir, "main.rs");
+    writeFileSync(src, program);
+    const bin = path.join(dir, "main");
+    const compiled = spawnSync("rustc", ["--edition", "2021", "-A", "warnings", "-o", bin, src], { encoding: "utf8" });
+    assert.equal(compiled.status, 0, `rustc failed:\n${compiled.stderr}`);
+    execFileSync(bin, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 interface GuardCase {
   readonly message: string;
   readonly call: string;
@@ -264,19 +279,20 @@ fn main() {
 ${checks.join("\n")}
 }
 `;
-      const dir = tempDir("error-catalog-rustc-");
-      try {
-        const src = path.join(dir, "main.rs");
-        writeFileSync(src, program);
-        const bin = path.join(dir, "main");
-        const compiled = spawnSync("rustc", ["--edition", "2021", "-A", "warnings", "-o", bin, src], { encoding: "utf8" });
-        assert.equal(compiled.status, 0, `rustc failed:\n${compiled.stderr}`);
-        execFileSync(bin, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+      compileAndRun(program);
     });
   }
+});
+
+describe("a configuration's guard as the user's code", { skip: hasRustc() ? false : "rustc is not installed" }, () => {
+  it("compiles outside the crate's module and is true exactly for a configuration that panics", () => {
+    const frames = cases.find((c) => c.name === "frames")!;
+    const guard = frames.envelopes.find((e) => e.record.lineNumber === 9)!.record.typeGuard!;
+    // Note: the fixture's own type and method, in a module of their own: the guard sees only what is public.
+    const crate = /pub struct WindowConfig \{[\s\S]*?\n\}\n\nimpl WindowConfig \{[\s\S]*?\n\}\n/.exec(frames.text)![0];
+    const program = `mod lib {\n${crate}}\nuse lib::WindowConfig;\n${guard}\nfn main() {\n    std::panic::set_hook(Box::new(|_| {}));\n    assert!(would_panic(&WindowConfig { size: 0 }));\n    assert!(std::panic::catch_unwind(|| WindowConfig { size: 0 }.init()).is_err());\n    assert!(!would_panic(&WindowConfig { size: 3 }));\n    assert!(std::panic::catch_unwind(|| WindowConfig { size: 3 }.init()).is_ok());\n}\n`;
+    compileAndRun(program);
+  });
 });
 
 /**
