@@ -181,14 +181,17 @@ describe("entry points, docs and reproductions of a fixture crate", () => {
     assert.match(checked.record.triggerScenarios ?? "", /The docs of `Tensor::pad` say under “# Panics”: “If `width` is zero\.”/);
     const missing = byMessage("not implemented");
     assert.equal(missing.facts!.entryPoints?.[0]?.symbol, "Tensor::pad");
+    // Note: the unit test `pad_in_unknown_mode` reaches it by calling the private `pad_in_mode` through `super::`: no user can write that, so it is no example's "before".
+    assert.ok(missing.reproductions!.some((r) => r.name === "pad_in_unknown_mode"), JSON.stringify(missing.reproductions));
+    assert.doesNotMatch(missing.record.exampleFix ?? "", /pad_in_unknown_mode/);
     assert.doesNotMatch(missing.record.triggerScenarios ?? "", /# Panics/);
   });
 
   it("names, for a variant's Display text, the function that builds it and the public method that reaches that function", () => {
     const e = byMessage("slice end {end} is past the tensor's length {len}");
     assert.equal(e.record.errorClass, "SliceError::OutOfRange");
-    assert.deepEqual(e.facts!.madeIn, [{ symbol: "bounds", path: "crates/mini/src/api.rs", line: 110, entryPoints: ["Tensor::slice"] }]);
-    assert.match(e.record.triggerScenarios ?? "", /The symbol index finds it built in `bounds` \(`crates\/mini\/src\/api\.rs:110`\); users reach it through `Tensor::slice`\. Whether what is built there is returned to the caller unchanged is not worked out here\./);
+    assert.deepEqual(e.facts!.madeIn, [{ symbol: "bounds", path: "crates/mini/src/api.rs", line: 116, entryPoints: ["Tensor::slice"] }]);
+    assert.match(e.record.triggerScenarios ?? "", /The symbol index finds it built in `bounds` \(`crates\/mini\/src\/api\.rs:116`\); users reach it through `Tensor::slice`\. Whether what is built there is returned to the caller unchanged is not worked out here\./);
     assert.match(e.record.solutions[0]!, /^Handle the error at your call of `Tensor::slice`, which reaches code that builds it/);
     // Note: the `match` arms of `fmt` name both variants (one as `Self::Empty`) as patterns only: `bounds` alone builds them.
     assert.deepEqual(byMessage("a slice of no elements was asked for").facts!.madeIn?.map((m) => m.symbol), ["bounds"]);

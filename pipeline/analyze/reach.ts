@@ -156,8 +156,9 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
     const docs = documented.flatMap((n): DocQuote[] => (n.doc === null ? [] : [{ symbol: n.symbol, of: n === target ? "function" : "entry-point", summary: n.doc.summary, panics: n.doc.panics, ...(n.doc.details === undefined ? {} : { details: n.doc.details }) }]));
     const docTests = documented.filter((n) => n.doc?.example !== undefined);
     const reproductions = reproductionsOf(input, linked[i]!, docTests);
-    const names = new Set(documented.map((n) => n.fn?.name ?? ""));
-    const best = linked[i]!.filter((l) => l.test.fn.body !== undefined && [...names].some((name) => name !== "" && new RegExp(`\\b${name}\\s*(?:::\\s*<[^>]*>\\s*)?\\(`).test(l.test.fn.body!))).sort(byLink)[0];
+    // Note: a test's body is a user's "before" only where it calls what users can call (a public function of the path) and names nothing private to the crate (`crate::`, `super::`, `self::` paths of a unit test).
+    const names = new Set(documented.filter((n) => n.public).map((n) => n.fn?.name ?? ""));
+    const best = linked[i]!.filter((l) => l.test.fn.body !== undefined && !/\b(?:crate|super|self)\s*::/.test(l.test.fn.body) && [...names].some((name) => name !== "" && new RegExp(`\\b${name}\\s*(?:::\\s*<[^>]*>\\s*)?\\(`).test(l.test.fn.body!))).sort(byLink)[0];
     return {
       entryPoints: entries.map((x) => {
         const first = checksFirst(x.chain, target.id);
