@@ -392,6 +392,8 @@ export interface RecordFacts {
   otherSites?: OtherSite[];
   /** For an `.expect`/`.unwrap` site whose receiver ends in a call (`x.load(…)`): what the functions of that name return, `option` or `result`, where every function of the name in the symbol index says so by its return type (and std's method of the name, if one of the known ones, agrees): a match by name. Absent otherwise. */
   receiverReturns?: "option" | "result";
+  /** The functions the site's conditions call by a plain or `Type::` path (`calculate_output_size(…)`, `Check::rank(…)`) that the symbol index lists, every one of that name not public: code users write cannot call them, so no guard or validation code repeats those conditions. Absent when none. */
+  privateCalls?: string[];
   /** For the `Display` text of an error variant (`display-impl`, `error-attribute` with `errorClass` `Type::Variant`): the functions outside test code that build that variant (`Type::Variant(…)`, `Type::Variant { … }`, `Self::Variant`; not a pattern or comparison naming it), where `Type` may mean the same declaration in their file, by path and line, at most five; each with the public functions that reach it. By syntax alone: whether what they build is returned to users, and unchanged, is not followed. Absent when none is found or the record is of another kind. */
   madeIn?: Maker[];
   /** The public functions a user calls that reach the site (symbols/index.ts), nearest first; at most 5. Empty when the index finds none or the site is in no function. */

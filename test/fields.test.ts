@@ -311,6 +311,18 @@ describe("advice only where the code supports it", () => {
     assert.match(fallible.solutions.join("\n"), /If you own the code, return an error for such input instead of panicking/);
   });
 
+  it("writes no guard whose conditions call a function users cannot call", () => {
+    // `pub fn filled(shape: u8, dtype: u8) { assert!(dtype_size(dtype) == 4) }` with `fn dtype_size` private to the crate.
+    const filled = fn({ name: "filled", line: 100, visibility: "pub", params: [{ pattern: "shape", type: "u8" }, { pattern: "dtype", type: "u8" }], unchangedParams: ["shape", "dtype"] });
+    const check = { kind: "assert" as const, line: 101, macro: "assert", condition: "dtype_size(dtype) == 4" };
+    const users = { conditions: [check], entryPoints: [entry("filled", ["filled"])] };
+    const open = analysisFields("assert", "dtype size mismatch", "src/fill.rs", 101, facts(filled, users), []);
+    assert.match(open.typeGuard ?? "", /fn would_panic\(shape: u8, dtype: u8\) -> bool/);
+    const hidden = analysisFields("assert", "dtype size mismatch", "src/fill.rs", 101, facts(filled, { ...users, privateCalls: ["dtype_size"] }), []);
+    assert.equal(hidden.typeGuard, null);
+    assert.equal(hidden.validationCode, null);
+  });
+
   it("tells a caller to pass other types for a missing case only when the types and arguments alone decide it", () => {
     // `fn cast<E: Element>(&self) { if E::dtype() == self.dtype { … } else { unimplemented!() } }`: the type parameter and the value's own state decide.
     const cast = fn({ name: "cast", line: 90, visibility: "pub", receiver: "&self", implType: "Data", generics: "<E: Element>" });

@@ -197,6 +197,13 @@ describe("entry points, docs and reproductions of a fixture crate", () => {
     assert.deepEqual(byMessage("a slice of no elements was asked for").facts!.madeIn?.map((m) => m.symbol), ["bounds"]);
   });
 
+  it("writes no guard that calls a function users cannot call", () => {
+    const e = byMessage("length {n} is past the limit");
+    assert.deepEqual(e.facts!.privateCalls, ["too_long"]);
+    assert.equal(e.record.typeGuard, null);
+    assert.equal(e.record.validationCode, null);
+  });
+
   it("reaches a pub(crate) check through a private helper from the public method only", () => {
     const e = byMessage("rank must be positive");
     assert.deepEqual(e.facts!.entryPoints, [{ symbol: "Tensor::reshape", path: "crates/mini/src/api.rs", line: 29, via: ["Tensor::reshape", "helper", "Check::rank"], confidence: "resolved", carries: [["rank", "rank"]] }]);

@@ -23,7 +23,7 @@ import { FORMAT_TRAITS, optionOrResult, PRIMITIVE_TYPES, typeHead } from "../rus
 import { MACRO_RULES, RULES } from "../rules/index.js";
 import { withoutValues } from "../message.js";
 import { errorTypeOf } from "../sources/returned.js";
-import { generateGuards, type Guards } from "./guard.js";
+import { generateGuards, type Guards, NO_GUARDS } from "./guard.js";
 import { calledByUsers, conditionSource, frameOf, type Frame, type Framing, ERROR_HANDLERS, isCatchAll, isDrop } from "./frame.js";
 import { boundNames, declaredKind, genericNames, isCopyType, settingsRead, singleName, headPaths, lastCall, lex, passesSelf, readNames, receiverKind, rustString, stdFailure, typeNames } from "./rust.js";
 import { isStrLiteral } from "../tokens.js";
@@ -659,7 +659,8 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
   // Note: a guard is the user's code: the library's module gates are not its own `#[cfg]`s.
   const framing = frameOf(kind, message, facts);
   const users = facts.function !== undefined && calledByUsers(facts.function, facts);
-  const guards = usersGuards(generateGuards({ ...facts, gates: facts.gates.slice(facts.moduleGates.length) }, message), users, framing.configFields.length > 0, facts.function);
+  // Note: conditions that call a function users cannot call give no guard a user can compile.
+  const guards = (facts.privateCalls ?? []).length > 0 ? NO_GUARDS : usersGuards(generateGuards({ ...facts, gates: facts.gates.slice(facts.moduleGates.length) }, message), users, framing.configFields.length > 0, facts.function);
   const fn = facts.function;
   /** A public function that hands the check every value it reads unchanged: then the check is of that function's input. */
   const carrier = framing.frame === "relayed" && fn !== undefined ? carrierOf(facts, framing.selfBehind ? [...framing.params, "self"] : framing.params, framing.deciding) : null;

@@ -33,7 +33,7 @@ export interface Guards {
   readonly lets: readonly string[];
 }
 
-const NONE: Guards = { typeGuard: null, validationCode: null, form: null, expression: null, reads: [], lets: [] };
+export const NO_GUARDS: Guards = { typeGuard: null, validationCode: null, form: null, expression: null, reads: [], lets: [] };
 
 /**
  * The guards of a site from its facts and the record's message. Null forms when the site sits
@@ -42,12 +42,12 @@ const NONE: Guards = { typeGuard: null, validationCode: null, form: null, expres
  * conditional (an unconditional panic needs no guard: every call that gets there panics).
  */
 export function generateGuards(facts: SiteFacts, message: string): Guards {
-  if (facts.macro !== null || facts.exitInPath) return NONE;
+  if (facts.macro !== null || facts.exitInPath) return NO_GUARDS;
   const conditions = facts.conditions;
   // Note: `while` and `loop` bodies run with state that earlier iterations changed: their entry
   // condition says nothing sure about the iteration that panics.
-  if (conditions.some((c) => c.kind === "closure" || c.kind === "async-block" || c.kind === "macro-rule" || c.kind === "expect" || c.kind === "while" || c.kind === "while-let" || c.kind === "loop")) return NONE;
-  if (conditions.length === 0) return NONE;
+  if (conditions.some((c) => c.kind === "closure" || c.kind === "async-block" || c.kind === "macro-rule" || c.kind === "expect" || c.kind === "while" || c.kind === "while-let" || c.kind === "loop")) return NO_GUARDS;
+  if (conditions.length === 0) return NO_GUARDS;
 
   // Inside out: the innermost condition first, each wrapping what is below it.
   let expr = "true";
@@ -63,21 +63,21 @@ export function generateGuards(facts: SiteFacts, message: string): Guards {
       for (const n of constantNames(src ?? "")) if (!generics.has(n)) reads.add(n);
     };
     const wrapped = wrap(c, expr, note);
-    if (wrapped === null) return NONE;
+    if (wrapped === null) return NO_GUARDS;
     expr = wrapped;
   }
-  if (expr === "true") return NONE;
+  if (expr === "true") return NO_GUARDS;
   // Note: a guard only compares: one whose conditions call, assign or lock would change what it checks.
-  if (mayHaveEffects(expr)) return NONE;
+  if (mayHaveEffects(expr)) return NO_GUARDS;
   // Names bound inside the path (a `let` in a loop body or branch) do not exist where the guard is evaluated.
-  if (facts.boundInside.some((n) => reads.has(n))) return NONE;
+  if (facts.boundInside.some((n) => reads.has(n))) return NO_GUARDS;
 
   const fn = facts.function;
   const fnForm = fn === undefined || facts.exitBeforePath ? null : functionForm(fn, expr, [...reads], message, facts.gates);
   if (fnForm !== null) return { ...fnForm, form: "function", expression: expr, reads: [...reads].sort() };
   // Note: evaluating the conditions again where a `&mut self` or `mut self` method is would repeat
   // calls that may change `self` (`self.items.pop()`): no guard then.
-  if (reads.has("self") && fn?.receiver != null && /\bmut\b/.test(fn.receiver)) return NONE;
+  if (reads.has("self") && fn?.receiver != null && /\bmut\b/.test(fn.receiver)) return NO_GUARDS;
   return { typeGuard: expr, validationCode: null, form: "expression", expression: expr, reads: [...reads].sort(), lets: [] };
 }
 

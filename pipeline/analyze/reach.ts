@@ -13,6 +13,7 @@
  */
 import { permalink } from "../build.js";
 import { isDistinctive } from "../message.js";
+import { conditionSource } from "./frame.js";
 import { lastCall, receiverKind } from "./rust.js";
 import type { CheckFirst, DocQuote, EntryPoint as EntryPointFact, Envelope, Maker, Reproduction, SiteFacts } from "../schema-types.generated.js";
 import { type PanicTest, recordsExpecting } from "../symbols/tests.js";
@@ -31,6 +32,8 @@ export interface RecordReach {
   readonly receiverReturns?: "option" | "result";
   /** The functions that build the record's error variant (`RecordFacts.madeIn`); absent when none or not a variant's `Display` text. */
   readonly madeIn?: Maker[];
+  /** The functions its conditions call that users cannot (`RecordFacts.privateCalls`); absent when none. */
+  readonly privateCalls?: string[];
 }
 
 /** The index and the repository's tests, as the analyze stage gets them. */
@@ -145,11 +148,36 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
     if (!DISPLAY_TEXTS.has(e.occurrences[0]!.kind) || variant == null || !variant.includes("::")) return [];
     return index.makersOf(variant, e.record.filePath).slice(0, MAX_MAKERS).map((n) => ({ symbol: n.symbol, path: n.path, line: n.line, entryPoints: entriesOf(n).slice(0, MAX_MAKER_ENTRIES).map((x) => x.symbol) }));
   };
+  // Whether every function of each key (`name` of a free function, `Type::name` of a method) outside test code is out of users' reach.
+  let hiddenByKey: Map<string, boolean> | null = null;
+  const hidden = (key: string): boolean => {
+    if (hiddenByKey === null) {
+      hiddenByKey = new Map();
+      for (const n of index.nodes) {
+        if (n.fn === null || n.test) continue;
+        const k = n.fn.owner === null ? n.fn.name : `${n.fn.owner}::${n.fn.name}`;
+        hiddenByKey.set(k, (hiddenByKey.get(k) ?? true) && !n.public);
+      }
+    }
+    return hiddenByKey.get(key) ?? false;
+  };
+  /** `RecordReach.privateCalls` of a site's facts: the calls of its conditions, by a plain or a `Type::` path, to functions users cannot call. */
+  const privateCalls = (facts: SiteFacts): string[] => {
+    const found = new Set<string>();
+    for (const c of facts.conditions) {
+      for (const m of conditionSource(c).matchAll(/(?<![.\w:])((?:[A-Z]\w*\s*::\s*)?[a-z_]\w*)\s*(?:::\s*<[^()]*>\s*)?\(/g)) {
+        const key = m[1]!.replace(/\s+/g, "");
+        if (hidden(key)) found.add(key);
+      }
+    }
+    return [...found].sort();
+  };
   return envelopes.map((e, i) => {
     const target = targets[i]!;
     const returns = receiverReturns(factsOf(i));
     const makers = madeIn(e);
-    const kind = { ...(returns === null ? {} : { receiverReturns: returns }), ...(makers.length === 0 ? {} : { madeIn: makers }) };
+    const hiddenCalls = privateCalls(factsOf(i));
+    const kind = { ...(returns === null ? {} : { receiverReturns: returns }), ...(makers.length === 0 ? {} : { madeIn: makers }), ...(hiddenCalls.length === 0 ? {} : { privateCalls: hiddenCalls }) };
     if (target === null) return { entryPoints: [], docs: [], callers: [], reproductions: reproductionsOf(input, linked[i]!, []), example: null, ...kind };
     const entries = entriesOf(target);
     const documented: SymbolNode[] = [target, ...entries.map((x) => x.node).filter((n) => n.id !== target.id)];
