@@ -25,7 +25,7 @@ import { withoutValues } from "../message.js";
 import { errorTypeOf } from "../sources/returned.js";
 import { generateGuards, type Guards, NO_GUARDS } from "./guard.js";
 import { calledByUsers, conditionSource, frameOf, type Frame, type Framing, ERROR_HANDLERS, isCatchAll, isDrop } from "./frame.js";
-import { boundNames, declaredKind, genericNames, isCopyType, settingsRead, singleName, headPaths, lastCall, lex, passesSelf, readNames, receiverKind, rustString, stdFailure, typeNames } from "./rust.js";
+import { boundNames, declaredKind, genericNames, isCopyType, settingsRead, singleName, headPaths, lastCall, letValue, lex, passesSelf, readNames, receiverKind, rustString, stdFailure, typeNames } from "./rust.js";
 import { isStrLiteral } from "../tokens.js";
 import { type OwnWords, withOwnWords } from "./words.js";
 import { type PlaceFacts, withPlace } from "../workspace/place.js";
@@ -163,8 +163,7 @@ function emptyState(receiver: string, facts: SiteFacts | null): string {
   if (named === "option") return `holds no value (None) (every function named \`${called}\` in the repository returns an Option)`;
   if (named === "result") return `is an Err (every function named \`${called}\` in the repository returns a Result; the panic message ends with the error's Debug form)`;
   // Note: a receiver that is a name a `let` binds to a call (`let value = self.value.take();`) is read as that call.
-  const bound = /^[a-z_]\w*$/.test(receiver.trim()) ? (facts?.function?.lets ?? []).map((l) => new RegExp(`^let\\s+(?:mut\\s+)?${receiver.trim()}\\s*=\\s*([\\s\\S]*?);?\\s*$`).exec(l.trim())?.[1]).findLast((v) => v !== undefined) : undefined;
-  const value = bound ?? receiver;
+  const value = letValue(receiver.trim(), facts?.function?.lets ?? []) ?? receiver;
   const kind = receiverKind(value);
   const by = lastCall(value);
   const why = stdFailure(value);
@@ -322,7 +321,6 @@ function callCompiles(fn: FunctionFact): boolean {
   return fn.receiver !== null || !typeNames(fn.implType ?? "").some((n) => impl.has(n));
 }
 
-/** The trait an impl implements, as code outside the impl names it: `Self` in its arguments is the impl's type (`QTensorOps<Self>` of `impl QTensorOps<Self> for B` is `QTensorOps<B>`). */
 /**
  * The "if you own the code" advice: `fix` where the function can return an error, and where a trait fixes a signature with no
  * room for one (`fn from_id(id: u8) -> Self`, `Drop::drop`), the check before the call or a fallible method beside it.
@@ -342,6 +340,7 @@ function readsOnlyInputs(framing: Framing): boolean {
   return framing.deciding.every((c) => readNames(conditionSource(c)).every((n) => inputs.has(n)));
 }
 
+/** The trait an impl implements, as code outside the impl names it: `Self` in its arguments is the impl's type (`QTensorOps<Self>` of `impl QTensorOps<Self> for B` is `QTensorOps<B>`). */
 function traitOf(fn: FunctionFact): string {
   return fn.implType === null ? (fn.implTrait ?? "") : (fn.implTrait ?? "").replace(/\bSelf\b/g, fn.implType);
 }
@@ -491,10 +490,16 @@ function inputsOf(framing: Framing, fn: FunctionFact | undefined): string | null
   const fields = framing.configFields.map(code);
   if (params.length === 0 && fields.length === 0 && generics.length === 0) return null;
   // Note: a check that reads a parameter only through the function's own values (`let tensor = param.consume()`, then rebound by `to_device`) tests those values, which the function computed from it: it names them, and says where they come from.
-  const direct = framing.params.filter((p) => !framing.viaLocals.length || framing.deciding.some((c) => readNames(conditionSource(c)).includes(p)));
-  const ofParams = (ps: readonly string[]) => `${ps.length === 1 ? "the parameter" : "the parameters"} ${list(ps.map(code))}${fn === undefined ? "" : ` of ${code(nameOf(fn))}`}`;
-  const computed = framing.viaLocals.length === 0 ? null : `${list(framing.viaLocals.map(code))}, which ${fn === undefined ? "the function" : code(nameOf(fn))} computes from ${ofParams(framing.params.filter((x) => !direct.includes(x)).length > 0 ? framing.params.filter((x) => !direct.includes(x)) : framing.params).replace(/ of `[^`]*`$/, "")}`;
-  const p = params.length === 0 ? null : computed === null ? ofParams(framing.params) : direct.length === 0 ? computed : `${ofParams(direct)} and ${computed}`;
+  const ofParams = (ps: readonly string[], named: boolean) => `${ps.length === 1 ? "the parameter" : "the parameters"} ${list(ps.map(code))}${fn === undefined || !named ? "" : ` of ${code(nameOf(fn))}`}`;
+  let p: string | null = null;
+  if (params.length > 0 && framing.viaLocals.length === 0) p = ofParams(framing.params, true);
+  else if (params.length > 0) {
+    const read = new Set(framing.deciding.flatMap((c) => readNames(conditionSource(c))));
+    const direct = framing.params.filter((x) => read.has(x));
+    const behind = framing.params.filter((x) => !read.has(x));
+    const computed = `${list(framing.viaLocals.map(code))}, which ${fn === undefined ? "the function" : code(nameOf(fn))} computes from ${ofParams(behind.length > 0 ? behind : framing.params, false)}`;
+    p = direct.length === 0 ? computed : `${ofParams(direct, true)} and ${computed}`;
+  }
   const g = generics.length === 0 ? null : `${generics.length === 1 ? "the generic parameter" : "the generic parameters"} ${list(generics)} (which the caller's types choose)`;
   const f = fields.length === 0 ? null : `the configuration ${fields.length === 1 ? "field" : "fields"} ${list(fields)}`;
   return list([p, g, f].filter((x) => x !== null));
@@ -615,11 +620,6 @@ function labelOf(kind: SiteKind, source: MessageSource | undefined): string {
   return `\`${kind.replaceAll("-", "_")}!\``;
 }
 
-/**
- * The analysis fields of a record from its kind, message, facts, the messages of the records
- * raised in the same function, for a returned error its class, and the site's message source.
- * Never states what the facts do not hold.
- */
 /** Words that open a sentence of advice in a message, as an imperative (“Call `enable_io` on the runtime builder to enable IO.”, “Try using `x_async` instead.”). */
 const ADVICE_VERBS: ReadonlySet<string> = new Set(["add", "avoid", "call", "change", "check", "configure", "consider", "convert", "disable", "enable", "ensure", "increase", "initialize", "install", "load", "lower", "make", "pass", "please", "provide", "raise", "rebuild", "reduce", "register", "remove", "run", "select", "set", "specify", "switch", "try", "update", "upgrade", "use", "verify", "wrap"]);
 
@@ -645,6 +645,11 @@ export function messageAdvice(message: string): string[] {
   });
 }
 
+/**
+ * The analysis fields of a record from its kind, message, facts, the messages of the records
+ * raised in the same function, for a returned error its class, and the site's message source.
+ * Never states what the facts do not hold.
+ */
 export function analysisFields(kind: SiteKind, message: string, path: string, line: number, facts: RecordFacts, sameFunction: readonly Peer[], errorClass: string | null = null, source?: MessageSource): AnalysisFields {
   if (facts.neverCompiled === true) return neverCompiledFields(kind, path, line, facts, source);
   const fields = siteFields(kind, message, path, line, facts, sameFunction, errorClass, source);

@@ -295,6 +295,18 @@ export function receiverKind(receiver: string): "option" | "result" | null {
 /** Methods of std's `Option` and `Result` whose value is of the same kind as their receiver (`x.as_ref()` is an Option when `x` is one; `x.take()` when `x` is an Option). */
 const SAME_KIND: ReadonlySet<string> = new Set(["as_ref", "as_mut", "as_deref", "as_deref_mut", "clone", "copied", "cloned", "take"]);
 
+/** `let name = …;` or `let mut name: T = …;`: the type (group 1, when written) and the value (group 2, `;` left out). */
+function letOf(name: string): RegExp {
+  return new RegExp(`^let\\s+(?:mut\\s+)?${name}\\s*(?::\\s*([^=]+?))?\\s*=\\s*([\\s\\S]*?);?\\s*$`);
+}
+
+/** The value the last of `lets` binds to the plain name `name` (`self.value.take()` of `let value = self.value.take();`); undefined when none binds it. */
+export function letValue(name: string, lets: readonly string[]): string | undefined {
+  if (!/^[a-z_]\w*$/.test(name)) return undefined;
+  const re = letOf(name);
+  return lets.map((l) => re.exec(l.trim())?.[2]).findLast((v) => v !== undefined);
+}
+
 /**
  * Whether `receiver` is an `Option` or a `Result` by what its function declares: a parameter's
  * type (`x: Option<T>`), a `let`'s type or value (`let x: Result<…> =`, `let x = Some(…)`), or a
@@ -316,7 +328,7 @@ export function declaredKind(receiver: string, params: readonly { readonly patte
     const param = params.find((p) => p.pattern.replace(/^mut\s+/, "") === base);
     if (param !== undefined) return kindOf(param.type);
     for (const l of lets) {
-      const m = new RegExp(`^let\\s+(?:mut\\s+)?${base}\\s*(?::\\s*([^=]+?))?\\s*=\\s*([\\s\\S]*)$`).exec(l.trim());
+      const m = letOf(base).exec(l.trim());
       if (m === null) continue;
       if (m[1] !== undefined) return kindOf(m[1]);
       if (/^(?:Some\s*\(|None\b)/.test(m[2]!)) return "option";
