@@ -396,6 +396,10 @@ export interface RecordFacts {
   privateCalls?: string[];
   /** For the `Display` text of an error variant (`display-impl`, `error-attribute` with `errorClass` `Type::Variant`): the functions outside test code that build that variant (`Type::Variant(…)`, `Type::Variant { … }`, `Self::Variant`; not a pattern or comparison naming it), where `Type` may mean the same declaration in their file, by path and line, at most five; each with the public functions that reach it. By syntax alone: whether what they build is returned to users, and unchanged, is not followed. Absent when none is found or the record is of another kind. */
   madeIn?: Maker[];
+  /** For a panic whose text formats an error value (the name an `Err(x)` pattern binds, or an error handler's closure parameter `|e|`): the call that gives that value and the returned-error records of the functions it means, by the symbol index (`through` `call`: the functions the call is linked to, with how sure each link is; `parameter`: the call is of the function's own closure parameter, and the errors are those the closures passed to that function return). Only the errors those functions return themselves (`Err(…)`, `ok_or`, `map_err` in their own bodies): what they pass on with `?` from their callees is not followed. Absent when none is found. */
+  forwards?: Forwarded;
+  /** For a returned error: the panics that format it (the other side of `forwards`), by record id, at most five. `every` is true where the function that gets the error panics with it on every `Err` (a closure's error, taken by its caller's `Err(x)` arm); false where the error is returned by a function whose other callers may handle it. Absent when none is found. */
+  panickedWith?: PanickedWith[];
   /** The public functions a user calls that reach the site (symbols/index.ts), nearest first; at most 5. Empty when the index finds none or the site is in no function. */
   entryPoints?: EntryPoint[];
   /** The doc comments of the site's function and of each entry point that has one, the site's function first. */
@@ -549,6 +553,58 @@ export interface Reproduction {
   how: "should-panic-reached" | "should-panic-text" | "doc-test";
   /** The call path from the test to the record's function, when the index finds one. */
   via?: string[];
+}
+
+/** The errors a panic's text may format (`RecordFacts.forwards`). */
+export interface Forwarded {
+  /** The name the panic's text formats (`msg` of `Err(msg) => panic!("{}", msg)`). */
+  binding: string;
+  /** The code whose `Err` binds it, as written (`clock.advance(duration)`, the closure's receiver for an error handler). */
+  call: string;
+  /** `call`: a call of other functions; `parameter`: a call of the function's own closure parameter. */
+  through: "call" | "parameter";
+  /** The functions that give the error: for `call`, those the call is linked to, each with how sure the link is; for `parameter`, the function itself (whose callers pass the closures). */
+  functions: ForwardingFunction[];
+  /** The returned-error records of those functions, at most eight, by path and line. */
+  errors: ForwardedError[];
+}
+
+/** A function whose returned error a panic formats (`Forwarded.functions`). */
+export interface ForwardingFunction {
+  /** The function as a reader names it (`Clock::advance`). */
+  symbol: string;
+  /** Repository-relative path of its file. */
+  path: string;
+  /** 1-based line of its `fn`. */
+  line: number;
+  /** How sure the link is, as `EntryPoint.confidence` says it (`name`: a function of that name, the call's receiver not resolved). */
+  confidence: "self" | "resolved" | "path" | "type-parameter" | "name";
+}
+
+/** A returned-error record a panic's text may format (`Forwarded.errors`). */
+export interface ForwardedError {
+  /** The record's id. */
+  id: string;
+  /** Its `errorMessage`. */
+  message: string;
+  /** Repository-relative path of its site. */
+  path: string;
+  /** 1-based line of its site. */
+  line: number;
+}
+
+/** A panic that formats a returned error (`RecordFacts.panickedWith`). */
+export interface PanickedWith {
+  /** The panic's record id. */
+  id: string;
+  /** The function the panic is in. */
+  symbol: string;
+  /** Repository-relative path of the panic. */
+  path: string;
+  /** 1-based line of the panic. */
+  line: number;
+  /** True where that function panics on every error the record's site returns to it. */
+  every: boolean;
 }
 
 /** A function that builds an error variant (`RecordFacts.madeIn`). */

@@ -11,7 +11,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { analyzeEnvelopes, sameJson } from "../pipeline/analyze/index.js";
-import { declaredKind, lex } from "../pipeline/analyze/rust.js";
+import { closureParam, declaredKind, errBinding, formattedNames, lastLetValue, lex, valueCalls } from "../pipeline/analyze/rust.js";
 import { buildEnvelopes, groupSites } from "../pipeline/build.js";
 import { applyTestModules, extractFile, LIBRARY_ONLY } from "../pipeline/extract.js";
 import type { Envelope } from "../pipeline/schema-types.generated.js";
@@ -363,5 +363,44 @@ describe("declaredKind (an expect's receiver, Option or Result, by what its func
     assert.equal(declaredKind("self.inner.take()", params, lets, []), null);
     assert.equal(declaredKind("my_job", [], [], ["job.is_err()"]), null);
     assert.equal(declaredKind("x.job", [], [], ["job.is_err()"]), null);
+  });
+});
+
+describe("the error value a panic formats (errBinding, closureParam, formattedNames, lastLetValue, valueCalls)", () => {
+  it("reads the name an Err pattern or an error handler's closure binds, and nothing else", () => {
+    assert.equal(errBinding("Err(msg)"), "msg");
+    assert.equal(errBinding("Err( ref e )"), "e");
+    assert.equal(errBinding("Err(_)"), null);
+    assert.equal(errBinding("Err(Error::Io(e))"), null);
+    assert.equal(errBinding("Some(msg)"), null);
+    assert.equal(closureParam("|err|"), "err");
+    assert.equal(closureParam("|err: String|"), "err");
+    assert.equal(closureParam("move |e|"), "e");
+    assert.equal(closureParam("||"), null);
+    assert.equal(closureParam("|a, b|"), null);
+  });
+
+  it("reads the names a format macro prints: named holes and plain arguments after the format string", () => {
+    assert.deepEqual(formattedNames('panic!("{}", msg);'), ["msg"]);
+    assert.deepEqual(formattedNames('panic!("Failed: {err:?} at {}", &path)'), ["err", "path"]);
+    assert.deepEqual(formattedNames('panic!("{}", e.to_string())'), ["e"]);
+    assert.deepEqual(formattedNames('panic!("{}", f(e))'), []);
+    assert.deepEqual(formattedNames('panic!("{{literal}}")'), []);
+    assert.deepEqual(formattedNames("x.unwrap()"), []);
+  });
+
+  it("reads a let's value to its own `;`, a match as the value included", () => {
+    const src = "let res = match h() {\n  Ok(c) => f(Some(c)),\n  Err(_) => f(None),\n};\nlet other = 1;";
+    assert.equal(lastLetValue(src, "res"), "match h() {\n  Ok(c) => f(Some(c)),\n  Err(_) => f(None),\n}");
+    assert.equal(lastLetValue(src, "other"), "1");
+    assert.equal(lastLetValue("if let Ok(res) = g() {}", "res"), undefined);
+  });
+
+  it("reads the calls a value comes from, past .await and ?, and into a one-argument wrapper", () => {
+    assert.deepEqual(valueCalls("clock.advance(duration)"), ["advance"]);
+    assert.deepEqual(valueCalls("open_channels(&plan.endpoint)\n .await"), ["open_channels"]);
+    assert.deepEqual(valueCalls("executor.block_on(open_channels(endpoint))"), ["block_on", "open_channels"]);
+    assert.deepEqual(valueCalls("f(a, g(b))"), ["f"]);
+    assert.deepEqual(valueCalls("res"), []);
   });
 });

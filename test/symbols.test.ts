@@ -7,6 +7,9 @@
  * macro, `# Panics` sections, a doc test and two `#[should_panic]` tests. Expectations by hand.
  */
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { before, describe, it } from "node:test";
 import { run } from "../pipeline/run.js";
 import type { Envelope } from "../pipeline/schema-types.generated.js";
@@ -14,7 +17,8 @@ import { indexFile, parseDoc } from "../pipeline/symbols/file.js";
 import { tokenize } from "../pipeline/tokens.js";
 import { readVersion } from "../pipeline/write.js";
 import { writeConfig } from "./helpers/config.js";
-import { fixture, makeRepo } from "./helpers/git.js";
+import { fixture, makeRepo, tempDir } from "./helpers/git.js";
+import { findRustc } from "./helpers/rustc.js";
 
 const NOW = new Date("2026-01-02T03:04:05.000Z");
 
@@ -195,6 +199,49 @@ describe("entry points, docs and reproductions of a fixture crate", () => {
     assert.match(e.record.solutions[0]!, /^Handle the error at your call of `Tensor::slice`, which reaches code that builds it/);
     // Note: the `match` arms of `fmt` name both variants (one as `Self::Empty`) as patterns only: `bounds` alone builds them.
     assert.deepEqual(byMessage("a slice of no elements was asked for").facts!.madeIn?.map((m) => m.symbol), ["bounds"]);
+  });
+
+  it("names the errors a panic formats, and on those errors the panics that format them", () => {
+    const at = (line: number) => {
+      const e = envelopes.find((x) => x.record.filePath === "crates/mini/src/clock.rs" && x.record.lineNumber === line);
+      assert.ok(e, `a record at clock.rs:${line}`);
+      return e;
+    };
+    // A method's error, taken by `if let Err(msg)`: the error `Clock::step` returns in its own body.
+    const tick = at(27);
+    assert.deepEqual(tick.facts!.forwards, { binding: "msg", call: "self.step()", through: "call", functions: [{ symbol: "Clock::step", path: "crates/mini/src/clock.rs", line: 13, confidence: "resolved" }], errors: [{ id: byMessage("the clock is not frozen").record.id, message: "the clock is not frozen", path: "crates/mini/src/clock.rs", line: 15 }] });
+    assert.equal(tick.record.handlingStrategy, "handle-error");
+    assert.match(tick.record.solutions[0]!, /^The text printed is the error's own: "the clock is not frozen" is catalogued as an error of its own/);
+    // A closure's error, taken by its caller's `Err(msg)` arm: the errors of the closures passed to `with_clock`.
+    const withClock = at(39);
+    assert.equal(withClock.facts!.forwards?.through, "parameter");
+    assert.deepEqual(withClock.facts!.forwards?.errors.map((e) => [e.message, e.line]), [["time is not paused", 53]]);
+    // The other side: the closure's error reaches users only as that panic; the method's may be handled by other callers.
+    const paused = byMessage("time is not paused");
+    assert.deepEqual(paused.facts!.panickedWith, [{ id: withClock.record.id, symbol: "with_clock", path: "crates/mini/src/clock.rs", line: 39, every: true }]);
+    assert.match(paused.record.documentation ?? "", /It does not reach users as a value: `with_clock`, which gets it, panics with its text on every error it gets/);
+    assert.doesNotMatch(paused.record.documentation ?? "", /It is an error value/);
+    assert.match(paused.record.solutions[0]!, /^It reaches your code as a panic of `with_clock`, not as a `Result`.* when you call `resume`/);
+    const frozen = byMessage("the clock is not frozen");
+    assert.deepEqual(frozen.facts!.panickedWith?.map((p) => [p.symbol, p.every]), [["Clock::tick", false]]);
+    assert.match(frozen.record.solutions[0]!, /^Handle the error/);
+  });
+
+  it("forwards what Rust prints: the panics' texts are the errors named", { skip: findRustc().ok ? false : "rustc is not installed" }, () => {
+    const dir = tempDir("error-catalog-clock-");
+    try {
+      // Note: the fixture's module as it is, called from a program that prints each panic's text.
+      const src = path.join(dir, "main.rs");
+      writeFileSync(src, `#[path = ${JSON.stringify(fixture("symbols", "tree", "crates", "mini", "src", "clock.rs"))}]\nmod clock;\nfn main() {\n    std::panic::set_hook(Box::new(|info| eprintln!("<{}>", info.payload().downcast_ref::<String>().cloned().or_else(|| info.payload().downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default())));\n    let _ = std::panic::catch_unwind(|| clock::resume());\n    let _ = std::panic::catch_unwind(|| clock::Clock::new(false).tick());\n}\n`);
+      const bin = path.join(dir, "main");
+      const compiled = spawnSync("rustc", ["--edition", "2021", "-A", "warnings", "-o", bin, src], { encoding: "utf8" });
+      assert.equal(compiled.status, 0, compiled.stderr);
+      const printed = [...spawnSync(bin, { encoding: "utf8" }).stderr.matchAll(/<([^>]*)>/g)].map((m) => m[1]);
+      const forwarded = (line: number) => envelopes.find((x) => x.record.filePath === "crates/mini/src/clock.rs" && x.record.lineNumber === line)!.facts!.forwards!.errors.map((e) => e.message);
+      assert.deepEqual(printed, [...forwarded(39), ...forwarded(27)]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("writes no guard that calls a function users cannot call", () => {

@@ -24,7 +24,7 @@ import { MACRO_RULES, RULES } from "../rules/index.js";
 import { withoutValues } from "../message.js";
 import { errorTypeOf } from "../sources/returned.js";
 import { generateGuards, type Guards, NO_GUARDS } from "./guard.js";
-import { calledByUsers, conditionSource, frameOf, type Frame, type Framing, ERROR_HANDLERS, isCatchAll, isDrop } from "./frame.js";
+import { calledByUsers, conditionSource, frameOf, type Frame, type Framing, ERROR_HANDLERS, errorArm, isCatchAll, isDrop } from "./frame.js";
 import { boundNames, declaredKind, genericNames, isCopyType, settingsRead, singleName, headPaths, lastCall, letValue, lex, passesSelf, readNames, receiverKind, rustString, stdFailure, typeNames } from "./rust.js";
 import { isStrLiteral } from "../tokens.js";
 import { type OwnWords, withOwnWords } from "./words.js";
@@ -238,6 +238,25 @@ function printedMessage(kind: SiteKind, message: string): string {
 /** What a panic in a proc-macro crate is to its users: an error of their compilation, with the message as rustc's help line. */
 function procMacroNote(crate: string | null, message: string): string {
   return `${crate === null ? "This crate" : code(crate)} is a proc-macro crate: the panic happens inside rustc while it expands the macro in a user's crate, and that user sees a compile error (\`error: proc-macro derive panicked\` for a derive, \`error: custom attribute panicked\` for an attribute, \`error: proc macro panicked\` for a function-like macro) with \`= help: message: ${quoteMessage(message).slice(1, -1)}\`; no run-time code of theirs can catch it.`;
+}
+
+/**
+ * For a panic that formats an error value (`RecordFacts.forwards`): where that value comes from
+ * and the texts found for it, in words; else nothing.
+ */
+function forwardedSentences(facts: RecordFacts, message: string): string[] {
+  const f = facts.forwards;
+  if (f === undefined) return [];
+  const texts = list(f.errors.map((e) => `${quoteMessage(e.message)} (${code(`${e.path}:${e.line}`)})`));
+  const whole = /^(?:\s*\{[^{}]*\})+\s*$/.test(message);
+  const part = whole ? `Its text is that of ${code(f.binding)}` : `Its ${code(`{${f.binding}}`)} part is the text of ${code(f.binding)}`;
+  if (f.through === "parameter") {
+    const own = f.functions[0]!;
+    return [`${part}, the error that the closure ${code(f.call)} passed to ${code(own.symbol)} returns: the closures its callers pass return ${texts}${f.errors.length >= 8 ? ", among others" : ""}. Errors those closures pass on from their own calls (\`?\`) are not followed.`];
+  }
+  const by = f.functions.every((x) => x.confidence === "name") ? " (a function of that name: the call's receiver is not resolved)" : "";
+  const fns = list(f.functions.map((x) => code(x.symbol)));
+  return [`${part}, the error of ${code(f.call.length > 80 ? `${f.call.slice(0, 77)}…` : f.call)}: ${fns}${by} ${f.functions.length === 1 ? "returns" : "return"} ${texts} in ${f.functions.length === 1 ? "its" : "their"} own body; errors passed on from ${f.functions.length === 1 ? "its" : "their"} own callees (\`?\`) are not followed.`];
 }
 
 /** For a message that is only placeholders (`{}`, `{err:?}`): that its text is what the values print, so the place identifies it; else nothing. */
@@ -544,6 +563,12 @@ function noBranchSentence(fnName: string, gates: string, exitBefore = false): st
   return gates === "" ? `${sentence[0]!.toUpperCase()}${sentence.slice(1)}` : `In builds where ${gates} holds, ${sentence}`;
 }
 
+/** The public functions that reach a returned error's site, as words after "avoid the case" (` when you call \`a\` or \`b\``); "" when the index finds none. */
+function publicCallers(facts: RecordFacts): string {
+  const entries = (facts.entryPoints ?? []).filter((e) => e.confidence !== "name").slice(0, 3);
+  return entries.length === 0 ? "" : ` when you call ${list(entries.map((e) => code(e.symbol)))}`;
+}
+
 /** Who can call a `pub fn`: with the symbol index, whether its crate's root makes it reachable; without, what the file shows. */
 function publicReach(facts: RecordFacts): string {
   const entries = facts.entryPoints;
@@ -700,7 +725,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
   // documentation
   const place = placePhrase(facts, path, line);
   const doc: string[] = [`${label} ${place}${compiledOnly(gates)}.`];
-  doc.push(...onlyHoles(message));
+  doc.push(...onlyHoles(message), ...forwardedSentences(facts, message));
   if (kind === "todo") doc.push("`todo!` marks code that is not written yet: reaching it always panics.");
   if (kind === "unimplemented" && framing.frame === "missing") doc.push("`unimplemented!` marks a path the code does not implement: reaching it always panics.");
   if (kind === "unreachable") doc.push("`unreachable!` states that the author holds this point unreachable: reaching it means an assumption of the code does not hold, a bug of the crate or a use it does not foresee, not an argument the message names.");
@@ -731,13 +756,14 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
   // triggerScenarios
   const subject = fn === undefined ? (facts.items.length > 0 ? `In ${code(itemPath(facts))}` : "Here") : `In ${fnName}`;
   const call = fn === undefined ? null : code(callOf(fn));
-  const trigger = facts.macro === "macro_rules"
+  const pathTrigger = facts.macro === "macro_rules"
     ? `${subject}: expansions contain it when ${steps.length > 0 ? cond : "the macro is invoked"}; the conditions inside the macro's body are not analysed here (read the excerpt).`
     : tokenTree
     ? `${reachSteps.length > 0 ? `${subject}, ${inMacro} is reached with the site's tokens when ${reachSteps.join(", then ")}` : `${subject}, in the tokens of ${inMacro}`}; the conditions of the code made from those tokens are not analysed here (read the excerpt).`
     : framing.frame === "input" && users && call !== null && decidingText !== null
     ? `Calling ${call} with ${names} such that${after === null ? "" : `, ${after},`} ${decidingText}${steps.length > deciding.length ? ` (on the path: ${cond})` : ""}.`
     : steps.length > 0 ? `${subject}${after === null ? "" : `, ${after}`}: ${cond}.` : fn !== undefined ? `Any call of ${code(fn.name)} that reaches line ${line}${framing.frame === "callee" ? `, when ${code(source?.name ?? "the callee")} panics` : facts.exitBeforePath ? ": nothing conditional holds the site itself, but an earlier `return` or `?` may leave the function before it" : ": nothing conditional lies between the function's entry and the site"}.` : `${subject}, unconditionally.`;
+  const trigger = facts.forwards === undefined ? pathTrigger : `${pathTrigger} The error it formats is then one of those found: ${list(facts.forwards.errors.map((e) => quoteMessage(e.message)))}.`;
 
   // commonSituations
   const situations: string[] = [buildsSentence(gates), ...reachSentences(fn, facts)];
@@ -759,11 +785,16 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
     else if (kind !== "unreachable") tips.push("Check the inputs of code generated by macros as you would check the macro's own arguments.");
   } else switch (framing.frame) {
     case "error": {
+      const arm = errorArm(facts);
       const handler = lastClosure(facts);
-      const recv = last?.kind === "expect" && last.receiver !== undefined ? code(last.receiver) : handler?.callee !== undefined ? code(handler.callee.replace(ERROR_HANDLERS, "")) : "the receiver";
-      const state = last?.kind === "expect" && last.receiver !== undefined && kind === "expect" ? emptyState(last.receiver, facts) : handler === undefined ? "is None or an Err" : handlerState(handler);
+      const armValue = arm === undefined ? undefined : (arm.value ?? arm.scrutinee);
+      const recv = last?.kind === "expect" && last.receiver !== undefined ? code(last.receiver) : armValue !== undefined ? code(armValue) : handler?.callee !== undefined ? code(handler.callee.replace(ERROR_HANDLERS, "")) : "the receiver";
+      const state = last?.kind === "expect" && last.receiver !== undefined && kind === "expect" ? emptyState(last.receiver, facts) : arm !== undefined ? "is an Err" : handler === undefined ? "is None or an Err" : handlerState(handler);
+      const forwarded = facts.forwards;
+      // Note: the text printed is the error's own: each error found is a record of its own, which says when it is returned.
+      if (forwarded !== undefined) solutions.push(`The text printed is the error's own: ${list(forwarded.errors.map((e) => quoteMessage(e.message)))}${forwarded.errors.length === 1 ? " is" : " are"} catalogued ${forwarded.errors.length === 1 ? "as an error of its own, whose record says" : "as errors of their own, whose records say"} when ${forwarded.errors.length === 1 ? "it is" : "each is"} returned: avoiding that case avoids this panic.`);
       solutions.push(kind === "expect-err" ? `Make sure ${recv} fails before ${callee} gets to line ${line}: the call panics when it is an Ok value.` : `${callee} panics when ${recv} ${state}.`);
-      solutions.push(ownFix(fn, `If you own the code, return the failure to the caller (\`?\`, \`ok_or\`, a \`match\`) instead of ${kind === "expect" || kind === "expect-err" ? `calling ${label}` : "panicking in the closure"}.`));
+      solutions.push(ownFix(fn, `If you own the code, return the failure to the caller (\`?\`, \`ok_or\`, a \`match\`) instead of ${kind === "expect" || kind === "expect-err" ? `calling ${label}` : arm !== undefined ? "panicking in the `Err` arm" : "panicking in the closure"}.`));
       break;
     }
     case "missing":
@@ -1047,15 +1078,21 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
   const returner = closure !== undefined
     ? `${closure.kind === "async-block" ? "An `async` block" : "A closure"}${closure.callee === undefined ? "" : ` passed to ${code(closure.callee)}`}`
     : fn === undefined ? "The code" : code(`fn ${fn.name}`);
+  // Note: code of the crate that panics with the error's text (`RecordFacts.panickedWith`); where it does so on every error it gets (a closure's, taken by its caller's `Err(x)` arm), users meet the text only as that panic.
+  const panickers = value ? (facts.panickedWith ?? []) : [];
+  const panicker = panickers.find((p) => p.every);
   const doc: string[] = [
     value
       ? `${returner} returns ${shown} through ${how}, ${place}${gates === "" ? "" : `, compiled only with ${gates}`}.${closure === undefined ? "" : closure.kind === "async-block" ? ` What awaits the block gets it${closure.callee === undefined ? "" : ` (the task or future ${code(closure.callee)} makes of it), not the caller of ${fn === undefined ? "the function" : code(fn.name)}`}: where it goes from there is not worked out here.` : " The closure's caller gets it: where it goes from there is not worked out here."}`
       : `The \`Display\` text of ${shown}, written by ${how}, ${place}${gates === "" ? "" : `, compiled only with ${gates}`}: what \`{}\`, \`to_string()\` and a log line show of it.`,
     macroCrate
       ? `${facts.crate === null ? "This crate" : code(facts.crate)} is a proc-macro crate: an error value it makes reaches its users only through the macro's output, which proc macros commonly turn into a compile error of the user's crate (\`syn::Error::to_compile_error\`, \`compile_error!\`); how this crate does is not worked out here.`
+      : panicker !== undefined
+      ? `It does not reach users as a value: ${code(panicker.symbol)}, which gets it, panics with its text on every error it gets (${code(`${panicker.path}:${panicker.line}`)}), so users see it as a panic with this text.`
       : closure !== undefined
       ? "It is an error value, not a panic of its own: what happens next is up to the code that gets it (`?` passes it on; `unwrap()` or `expect()` on it panics with its Debug form; that code may also log it, or panic with its text)."
       : "It is an error value returned to the caller, not a panic of its own: what happens next is up to the callers (`?` passes it on; `unwrap()` or `expect()` on it panics with its Debug form; a caller may also log it, or panic with its text).",
+    ...(panickers.length === 0 ? [] : [`Code of the crate that panics with its text: ${list(panickers.map((p) => `${code(p.symbol)} (${code(`${p.path}:${p.line}`)})`))}${panicker === undefined ? ", where that code gets it; other callers may handle it" : ""}.`]),
     ...onlyHoles(message, value ? (errorClass ?? "the error") : null),
   ];
   if (value && steps.length > 0) doc.push(`It is returned when ${steps.join(", then ")}.`);
@@ -1092,6 +1129,8 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
   const at = reaching.length === 0 ? null : `your call of ${list(reaching.map((e) => code(e.symbol)))}, which ${reaching.length === 1 ? "reaches" : "reach"} ${callee} (whether ${reaching.length === 1 ? "it passes" : "they pass"} the error on as it is, map${reaching.length === 1 ? "s" : ""} it into ${reaching.length === 1 ? "an error of its own" : "errors of their own"} or handle${reaching.length === 1 ? "s" : ""} it is not worked out here)`;
   const solutions = macroCrate
     ? ["Change the macro's input (the item it is applied to, its attributes) so that its expansion does not make this error."]
+    : panicker !== undefined
+    ? [`It reaches your code as a panic of ${code(panicker.symbol)}, not as a \`Result\`: there is no error value to match. Avoid the case${steps.length > 0 ? ` (${steps.join(", then ")})` : ""}${publicCallers(facts)}; the docs quoted above, where there are any, say when it happens.`]
     : [`Handle the error ${at !== null ? `at ${at}` : makerEntries.length > 0 ? `at your call of ${list(makerEntries.map(code))}, which ${makerEntries.length === 1 ? "reaches" : "reach"} code that builds it (whether the error comes back to you unchanged is not worked out here)` : `where ${value && closure === undefined ? `${callee} returns it` : "it reaches your code"}`}: \`match\` on the \`Result\`, or pass it on with \`?\`; \`unwrap()\` and \`expect()\` turn it into a panic.`];
   if (errorClass !== null && errorClass.includes("::")) solutions.push(`To handle this case apart from the others, match the \`${errorClass.slice(errorClass.lastIndexOf("::") + 2)}\` variant of \`${errorClass.slice(0, errorClass.lastIndexOf("::"))}\`.`);
   // Note: a path condition of branches alone says what a caller can check beforehand; one through a loop or a closure does not.
@@ -1103,6 +1142,20 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
     const f = /^feature\s*=\s*"([^"]+)"$/.exec(g);
     return f ? [`feature-${f[1]}`] : [];
   }), "returned-error"];
+  if (panicker !== undefined) return {
+    documentation: doc.join(" "),
+    triggerScenarios: trigger,
+    commonSituations: situations.join(" "),
+    solutions,
+    exampleFix: null,
+    handlingStrategy: "validate-input",
+    validationCode: null,
+    typeGuard: null,
+    tryCatchPattern: null,
+    preventionTips: ["Read the `# Panics` section of the public functions you call: a panic of their own stops the thread, and no `Result` of theirs carries it."],
+    tags: [...new Set([...tags, "panicked-error"])],
+    backgroundTag: "returned-error",
+  };
   return {
     documentation: doc.join(" "),
     triggerScenarios: trigger,

@@ -196,6 +196,13 @@ export function calledByUsers(fn: FunctionFact, facts: RecordFacts): boolean {
   return entries.length === 0 ? callableUnlisted(fn, facts.entryPoints !== undefined) : entries.some((e) => e.via.length === 1);
 }
 
+/** The last condition of the site's path when it is the `Err(…)` arm of an `if let` or a `match` (`Err(e) => panic!(…)`); else undefined. */
+export function errorArm(facts: SiteFacts): Condition | undefined {
+  const last = facts.conditions.at(-1);
+  if (last === undefined || !((last.kind === "if-let" && last.holds !== false) || last.kind === "match")) return undefined;
+  return /^Err\s*\(\s*(?:ref\s+)?(?:[a-z_]\w*|_)\s*\)$/.test((last.pattern ?? "").trim()) ? last : undefined;
+}
+
 /** The frame of a panic site from its kind, message and facts. */
 export function frameOf(kind: SiteKind, message: string, facts: SiteFacts): Framing {
   const fn = facts.function;
@@ -218,6 +225,9 @@ export function frameOf(kind: SiteKind, message: string, facts: SiteFacts): Fram
   if (facts.macro !== null) return of("expansion");
   if (kind === "todo") return of("missing");
   if (kind === "unreachable") return of("invariant");
+  // Note: a `panic!` in the `Err` arm of an `if let` or a `match` is what an error handler's closure is: the call's answer decides, not a check of the values the call is given.
+  // Note: one whose call has effects (`recv()`, `block_on(rx)`) keeps the path's framing, which says that the world's answer decides.
+  if (kind === "panic" && !effects && errorArm(facts) !== undefined) return of("error");
   const closure = [...facts.conditions].reverse().find((c) => c.kind === "closure");
   if ((kind === "panic" || kind === "wrapper-call") && closure !== undefined && ERROR_HANDLERS.test(closure.callee ?? "")) return of("error");
   const readsInput = (params.length > 0 || configFields.length > 0 || generics.length > 0) && !effects;

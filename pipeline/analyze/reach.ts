@@ -13,9 +13,9 @@
  */
 import { permalink } from "../build.js";
 import { isDistinctive } from "../message.js";
-import { conditionSource } from "./frame.js";
-import { lastCall, receiverKind } from "./rust.js";
-import type { CheckFirst, DocQuote, EntryPoint as EntryPointFact, Envelope, Maker, Reproduction, SiteFacts } from "../schema-types.generated.js";
+import { conditionSource, ERROR_HANDLERS } from "./frame.js";
+import { closureParam, errBinding, formattedNames, lastCall, lastLetValue, receiverKind, valueCalls } from "./rust.js";
+import type { CheckFirst, Condition, DocQuote, EntryPoint as EntryPointFact, Envelope, Forwarded, Maker, PanickedWith, Reproduction, SiteFacts } from "../schema-types.generated.js";
 import { type PanicTest, recordsExpecting } from "../symbols/tests.js";
 import type { SymbolIndex, SymbolNode } from "../symbols/index.js";
 
@@ -34,6 +34,10 @@ export interface RecordReach {
   readonly madeIn?: Maker[];
   /** The functions its conditions call that users cannot (`RecordFacts.privateCalls`); absent when none. */
   readonly privateCalls?: string[];
+  /** For a panic that formats an error value, where that value comes from (`RecordFacts.forwards`); absent when not found. */
+  readonly forwards?: Forwarded;
+  /** For a returned error, the panics that format it (`RecordFacts.panickedWith`); absent when none. */
+  readonly panickedWith?: PanickedWith[];
 }
 
 /** The index and the repository's tests, as the analyze stage gets them. */
@@ -48,6 +52,13 @@ export interface SymbolsInput {
 /** Most functions a record names as building its variant (`RecordFacts.madeIn`), and most entry points of each. */
 const MAX_MAKERS = 5;
 const MAX_MAKER_ENTRIES = 3;
+/** Most errors a panic lists as those it may format (`Forwarded.errors`), and most panics a returned error lists. */
+const MAX_FORWARDED = 8;
+const MAX_PANICKED_WITH = 5;
+/** Most functions of a call's name taken, by name alone, as giving the error a panic formats. */
+const MAX_NAMESAKE_SOURCES = 2;
+/** The kinds of returned-error site that return their text from their own function (`Err(…)`, `ok_or`, `map_err`). */
+const RETURNED_TEXTS: ReadonlySet<string> = new Set(["err-return", "ok-or", "map-err"]);
 /** The kinds of record whose text is a type's `Display`, not a site that returns it. */
 const DISPLAY_TEXTS: ReadonlySet<string> = new Set(["display-impl", "error-attribute"]);
 
@@ -64,7 +75,7 @@ const HOW_RANK: Record<Reproduction["how"], number> = { "should-panic-reached": 
  * For each envelope (by index), what the index says of it. `factsOf(i)` gives the facts of its
  * first site (the function or `macro_rules!` macro it sits in).
  */
-export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], factsOf: (i: number) => SiteFacts): RecordReach[] {
+export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], factsOf: (i: number) => SiteFacts, conditionsAt: (i: number, k: number) => readonly Condition[] | undefined = (i, k) => (k === 0 ? factsOf(i).conditions : undefined)): RecordReach[] {
   const { index } = input;
   const targets = envelopes.map((e, i) => targetOf(index, e.record.filePath, e.record.lineNumber, factsOf(i)));
   const linked = envelopes.map((): { test: PanicTest; how: Reproduction["how"]; via?: string[] }[] => []);
@@ -172,12 +183,82 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
     }
     return [...found].sort();
   };
+  // The returned-error records of each function (by every site of theirs), of texts the function returns itself.
+  // Note: an error returned by a closure inside the function goes to the closure's caller, not out of the function.
+  let textsByFunction: Map<number, [record: number, site: number][]> | null = null;
+  const ownTexts = (): Map<number, [record: number, site: number][]> => {
+    if (textsByFunction !== null) return textsByFunction;
+    textsByFunction = new Map();
+    envelopes.forEach((e, j) => {
+      if (!RETURNED_TEXTS.has(e.occurrences[0]!.kind)) return;
+      for (const [k, o] of e.occurrences.entries()) {
+        // Note: a site whose conditions were not read (not the first of its text in its file) is taken as in the function's own body.
+        const conditions = conditionsAt(j, k);
+        if (conditions !== undefined && conditions.some((c) => c.kind === "closure" || c.kind === "async-block")) continue;
+        const node = index.functionAt(o.filePath, o.lineNumber);
+        if (node === null || node.test) continue;
+        const list = textsByFunction!.get(node.id) ?? textsByFunction!.set(node.id, []).get(node.id)!;
+        if (!list.some(([r]) => r === j)) list.push([j, k]);
+      }
+    });
+    return textsByFunction;
+  };
+  const byName = (name: string): { node: SymbolNode; confidence: "name" }[] => {
+    const found = index.nodes.filter((n) => n.fn?.name === name && !n.test && n.fn.returns === "result" && ownTexts().has(n.id));
+    return found.length <= MAX_NAMESAKE_SOURCES ? found.map((node) => ({ node, confidence: "name" as const })) : [];
+  };
+  // The panics that format an error value, and the returned errors each may be.
+  const forwardsOf = new Map<number, Forwarded>();
+  const panickedWith = new Map<number, PanickedWith[]>();
+  envelopes.forEach((e, i) => {
+    const target = targets[i];
+    if (target === null || target!.fn === null || target!.test || e.occurrences[0]!.kind !== "panic") return;
+    const value = forwardedValue(e, factsOf(i));
+    if (value === null) return;
+    const fn = factsOf(i).function;
+    const param = fn?.params.find((p) => /\bFn(?:Once|Mut)?\s*\(/.test(p.type) && new RegExp(`(?<![.\\w])${p.pattern}\\s*\\(`).test(value.call));
+    let functions: Forwarded["functions"];
+    /** Each error's record and the site of it that the function returns. */
+    let errors: [record: number, site: number][];
+    if (param !== undefined) {
+      // The errors the closures passed to this function return: a returned error whose outermost closure is an argument of a call of the function's name, from a function whose calls of that name the index links to this one.
+      functions = [{ symbol: target!.symbol, path: target!.path, line: target!.line, confidence: "self" }];
+      const name = target!.fn!.name;
+      errors = envelopes.flatMap((r, j) => {
+        const from = targets[j];
+        if (from === null || !RETURNED_TEXTS.has(r.occurrences[0]!.kind)) return [];
+        const closure = factsOf(j).conditions.find((c) => c.kind === "closure");
+        if (closure === undefined || /(?:^|::|\.)\s*(\w+)$/.exec(closure.callee ?? "")?.[1] !== name) return [];
+        return index.calleesNamed(from!, name).some((c) => c.node.id === target!.id) ? [[j, 0] as [number, number]] : [];
+      });
+    } else {
+      // Note: where the index links no call of the name (a method on a value whose type the syntax does not show, of a name many types have), the functions of the name that return a `Result` with texts of their own, when they are few: a match by name.
+      const sources = (name: string) => {
+        const linkedCallees = index.calleesNamed(target!, name);
+        return (linkedCallees.length > 0 ? linkedCallees : byName(name)).filter((c) => ownTexts().has(c.node.id));
+      };
+      const callees = valueCalls(value.call).map(sources).find((found) => found.length > 0) ?? [];
+      if (callees.length === 0) return;
+      functions = callees.map((c) => ({ symbol: c.node.symbol, path: c.node.path, line: c.node.line, confidence: c.confidence }));
+      errors = callees.flatMap((c) => ownTexts().get(c.node.id) ?? []);
+    }
+    if (errors.length === 0) return;
+    const siteOf = ([j, k]: [number, number]) => envelopes[j]!.occurrences[k]!;
+    const listed = errors.filter(([j], n) => errors.findIndex(([other]) => other === j) === n).sort((a, b) => (siteOf(a).filePath < siteOf(b).filePath ? -1 : siteOf(a).filePath > siteOf(b).filePath ? 1 : siteOf(a).lineNumber - siteOf(b).lineNumber)).slice(0, MAX_FORWARDED);
+    forwardsOf.set(i, { binding: value.binding, call: param !== undefined ? param.pattern : value.call, through: param !== undefined ? "parameter" : "call", functions, errors: listed.map((x) => ({ id: envelopes[x[0]]!.record.id, message: envelopes[x[0]]!.record.errorMessage, path: siteOf(x).filePath, line: siteOf(x).lineNumber })) });
+    for (const [j] of listed) {
+      const list = panickedWith.get(j) ?? panickedWith.set(j, []).get(j)!;
+      if (list.length < MAX_PANICKED_WITH) list.push({ id: e.record.id, symbol: target!.symbol, path: e.record.filePath, line: e.record.lineNumber, every: param !== undefined });
+    }
+  });
   return envelopes.map((e, i) => {
     const target = targets[i]!;
     const returns = receiverReturns(factsOf(i));
     const makers = madeIn(e);
     const hiddenCalls = privateCalls(factsOf(i));
-    const kind = { ...(returns === null ? {} : { receiverReturns: returns }), ...(makers.length === 0 ? {} : { madeIn: makers }), ...(hiddenCalls.length === 0 ? {} : { privateCalls: hiddenCalls }) };
+    const forwards = forwardsOf.get(i);
+    const panics = panickedWith.get(i);
+    const kind = { ...(returns === null ? {} : { receiverReturns: returns }), ...(makers.length === 0 ? {} : { madeIn: makers }), ...(hiddenCalls.length === 0 ? {} : { privateCalls: hiddenCalls }), ...(forwards === undefined ? {} : { forwards }), ...(panics === undefined ? {} : { panickedWith: panics }) };
     if (target === null) return { entryPoints: [], docs: [], callers: [], reproductions: reproductionsOf(input, linked[i]!, []), example: null, ...kind };
     const entries = entriesOf(target);
     const documented: SymbolNode[] = [target, ...entries.map((x) => x.node).filter((n) => n.id !== target.id)];
@@ -199,6 +280,34 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
       ...kind,
     };
   });
+}
+
+/**
+ * The error value a panic's text formats and the code that gives it: the last condition on the
+ * way that binds a name the panic formats (`Err(msg)` of an `if let`, `let … else`, `while let`
+ * or `match` arm; `|e|` of an error handler's closure, `unwrap_or_else(|e| panic!("{e}"))`), with
+ * its value (a plain name read through the `let` that binds it in the record's excerpt); null when
+ * none.
+ */
+function forwardedValue(e: Envelope, facts: SiteFacts): { binding: string; call: string } | null {
+  const r = e.record;
+  const lines = r.sourceCode.split("\n");
+  const at = r.lineNumber - r.sourceCodeStart;
+  if (at < 0 || at >= lines.length) return null;
+  const names = formattedNames(lines.slice(at).join("\n").replace(/^[^]*?(?=\b[a-z_]\w*\s*!\s*[([{])/, ""));
+  if (names.length === 0) return null;
+  for (const c of [...facts.conditions].reverse()) {
+    let binding: string | null = null;
+    let call: string | undefined;
+    if ((c.kind === "if-let" || c.kind === "let-else" || c.kind === "while-let") && c.pattern !== undefined) [binding, call] = [errBinding(c.pattern), c.value];
+    else if (c.kind === "match" && c.pattern !== undefined) [binding, call] = [errBinding(c.pattern), c.scrutinee];
+    else if (c.kind === "closure" && ERROR_HANDLERS.test(c.callee ?? "")) [binding, call] = [closureParam(c.params ?? ""), c.callee?.replace(ERROR_HANDLERS, "")];
+    else continue;
+    if (binding === null || !names.includes(binding) || call === undefined) continue;
+    const plain = /^[a-z_]\w*$/.test(call.trim()) ? lastLetValue(lines.slice(0, at).join("\n"), call.trim()) : undefined;
+    return { binding, call: (plain ?? call).trim() };
+  }
+  return null;
 }
 
 /** The one candidate, or of several the one matched whole when no other is; null when none or several stand alike. */

@@ -393,3 +393,87 @@ export function lastCall(expr: string): string | undefined {
   const e = expr.trim();
   return /\.\s*([a-z_]\w*)\s*(?:::\s*<[^()]*>\s*)?\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\s*$/.exec(e)?.[1] ?? /(?:^|::)\s*([a-z_]\w*)\s*\([^]*\)\s*$/.exec(e)?.[1];
 }
+
+/** The name an `Err(x)` pattern binds (`Err(e)`, `Err(ref e)`, `Error::Err(e)` aside: std's `Err` only); null for any other pattern. */
+export function errBinding(pattern: string): string | null {
+  const name = /^Err\s*\(\s*(?:ref\s+)?([a-z_]\w*)\s*\)$/.exec(pattern.trim())?.[1];
+  return name === undefined || name === "_" ? null : name;
+}
+
+/** The one name a closure's parameters bind (`|e|`, `|e: String|`, `move |e|`); null for none, several or a pattern. */
+export function closureParam(params: string): string | null {
+  const name = /^(?:move\s*)?\|\s*([a-z_]\w*)\s*(?::[^|]*)?\|$/.exec(params.trim())?.[1];
+  return name === undefined || name === "_" ? null : name;
+}
+
+/**
+ * The names a format macro's text reads: its named holes (`{msg}`, `{err:?}`) and the arguments
+ * after its format string that are a plain name (`msg`, `&msg`, `msg.to_string()`), from the
+ * macro's name (`panic!(…` at the start of `call`) to its closing bracket; empty when `call` does
+ * not start with one.
+ */
+export function formattedNames(call: string): string[] {
+  const toks = lex(call);
+  const open = toks.findIndex((t) => t.kind === "open");
+  if (open < 0 || toks[open - 1]?.text !== "!") return [];
+  const args: Token[][] = [[]];
+  let depth = 0;
+  for (let i = open + 1; i < toks.length; i++) {
+    const t = toks[i]!;
+    if (t.kind === "open") depth++;
+    else if (t.kind === "close" && --depth < 0) break;
+    if (depth === 0 && t.text === ",") args.push([]);
+    else args.at(-1)!.push(t);
+  }
+  const out = new Set<string>();
+  const format = args[0]!.length === 1 && args[0]![0]!.kind === "string" ? args[0]![0]!.text : null;
+  if (format === null) return [];
+  for (const m of format.matchAll(/(?<!\{)\{([a-z_]\w*)(?::[^{}]*)?\}/g)) out.add(m[1]!);
+  for (const arg of args.slice(1)) {
+    const text = arg.map((t) => t.text).join("");
+    const name = /^&?([a-z_]\w*)(?:\.to_string\(\))?$/.exec(text)?.[1];
+    if (name !== undefined && !KEYWORDS.has(name)) out.add(name);
+  }
+  return [...out];
+}
+
+/**
+ * The value of the last `let name = …;` of `src` (the statement read to its `;` at its own depth,
+ * so a `match` or a block as the value is read whole); undefined when no `let` binds `name`.
+ */
+export function lastLetValue(src: string, name: string): string | undefined {
+  const toks = lex(src);
+  let found: string | undefined;
+  for (let i = 0; i < toks.length; i++) {
+    if (toks[i]!.text !== "let" || ["if", "while", "&&", "||"].includes(toks[i - 1]?.text ?? "")) continue;
+    const at = toks[i + 1]?.text === "mut" ? i + 2 : i + 1;
+    if (toks[at]?.text !== name) continue;
+    let depth = 0;
+    let eq = -1;
+    for (let j = at + 1; j < toks.length; j++) {
+      const t = toks[j]!;
+      if (t.kind === "open") depth++;
+      else if (t.kind === "close" && --depth < 0) break;
+      else if (depth === 0 && t.text === "=" && eq < 0) eq = j;
+      else if (depth === 0 && t.text === ";") {
+        if (eq > 0 && eq + 1 < j) found = src.slice(toks[eq + 1]!.start, toks[j - 1]!.end);
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * The functions an expression's value comes from, outermost first: the name of its last call
+ * (`.await` and `?` after it read past), and where that call's one argument is itself a call
+ * (`executor.block_on(open_channels(endpoint))`), that call's too.
+ */
+export function valueCalls(expr: string): string[] {
+  const bare = expr.trim().replace(/(?:\s*\.\s*await\b|\s*\?)+$/, "");
+  const name = lastCall(bare);
+  if (name === undefined) return [];
+  const args = /\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)\s*$/.exec(bare)?.[1]?.trim() ?? "";
+  const inner = args !== "" && !/,(?![^()]*\))/.test(args) && /\)\s*(?:\.\s*await)?$/.test(args) ? valueCalls(args.replace(/^&\s*(?:mut\s+)?/, "")) : [];
+  return [name, ...inner.filter((n) => n !== name)];
+}

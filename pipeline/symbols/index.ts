@@ -547,6 +547,17 @@ export class SymbolIndex {
     return [];
   }
 
+  /** The functions outside test code that `from`'s calls of the name `name` are linked to, with how sure each link is, surest first. */
+  calleesNamed(from: SymbolNode, name: string): { readonly node: SymbolNode; readonly confidence: Confidence }[] {
+    const links = this.callees[from.id]!;
+    const out: { node: SymbolNode; confidence: Confidence }[] = [];
+    for (let k = 0; k < links.length; k += 2) {
+      const callee = this.nodes[links[k]!]!;
+      if (callee.fn?.name === name && !callee.test) out.push({ node: callee, confidence: BY_RANK[links[k + 1]!]! });
+    }
+    return out.sort((a, b) => RANK[a.confidence] - RANK[b.confidence] || a.node.id - b.node.id);
+  }
+
   /**
    * The functions whose calls of `target` the index resolves (a path, `Self`, a `use`, the same
    * file: not a name alone, nor a path several definitions share), outside test code, by symbol,
