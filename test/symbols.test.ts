@@ -92,6 +92,31 @@ describe("indexFile", () => {
     ]);
   });
 
+  it("reads the structs a function builds, by a plain or a module path, not a type, a declaration, a pattern or the prelude's variants", () => {
+    const text = [
+      "impl Recv {",
+      "    fn poll(&self) -> Result<(), RecvError> {",
+      "        if self.closed { return Err(RecvError(())); }",
+      "        let e = error::SendError { kind: 1 };",
+      "        Ok(Self(3))",
+      "    }",
+      "    fn new() -> Recv { Recv }",
+      "    fn read(e: Event) -> Option<u8> {",
+      "        let Event(x) = e;",
+      "        match e { Event(1) => Some(1), Closed { .. } => None, _ => None }",
+      "    }",
+      "    fn same(a: Wrap) -> bool { a == Wrap(1) || matches!(a, Wrap(_)) }",
+      "}",
+      "struct Pair(u8, u8);",
+    ].join("\n");
+    assert.deepEqual(indexFile(text).functions.map((f) => [f.name, f.makes ?? []]), [
+      ["poll", ["RecvError", "SendError", "Recv"]],
+      ["new", []],
+      ["read", []],
+      ["same", []],
+    ]);
+  });
+
   it("reads should_panic tests, macro bodies' calls and module declarations", () => {
     const text = [
       "pub mod api;",
@@ -242,6 +267,13 @@ describe("entry points, docs and reproductions of a fixture crate", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("names, for a struct's Display text, the function that builds it", () => {
+    const e = byMessage("stepped {} times too far");
+    assert.equal(e.record.errorClass, "StepError");
+    assert.deepEqual(e.facts!.madeIn, [{ symbol: "Clock::try_step", path: "crates/mini/src/clock.rs", line: 69, entryPoints: ["Clock::try_step"] }]);
+    assert.match(e.record.solutions[0]!, /^Handle the error at your call of `Clock::try_step`/);
   });
 
   it("writes no guard that calls a function users cannot call", () => {

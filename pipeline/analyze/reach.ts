@@ -156,8 +156,11 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
   /** `RecordReach.madeIn` of an envelope: for a variant's `Display` text, the functions that build the variant. */
   const madeIn = (e: Envelope): Maker[] => {
     const variant = e.record.errorClass;
-    if (!DISPLAY_TEXTS.has(e.occurrences[0]!.kind) || variant == null || !variant.includes("::")) return [];
-    return index.makersOf(variant, e.record.filePath).slice(0, MAX_MAKERS).map((n) => ({ symbol: n.symbol, path: n.path, line: n.line, entryPoints: entriesOf(n).slice(0, MAX_MAKER_ENTRIES).map((x) => x.symbol) }));
+    if (!DISPLAY_TEXTS.has(e.occurrences[0]!.kind) || variant == null) return [];
+    // Note: a record's sites may be several types' texts (the same words in `oneshot::error::RecvError` and `watch::error::RecvError`): each site's type by its own file.
+    const nodes = new Map<number, SymbolNode>();
+    for (const path of new Set(e.occurrences.map((o) => o.filePath))) for (const n of index.makersOf(variant, path)) nodes.set(n.id, n);
+    return [...nodes.values()].slice(0, MAX_MAKERS).map((n) => ({ symbol: n.symbol, path: n.path, line: n.line, entryPoints: entriesOf(n).slice(0, MAX_MAKER_ENTRIES).map((x) => x.symbol) }));
   };
   // Whether every function of each key (`name` of a free function, `Type::name` of a method) outside test code is out of users' reach.
   let hiddenByKey: Map<string, boolean> | null = null;

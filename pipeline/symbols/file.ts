@@ -80,7 +80,7 @@ export interface FunctionSymbol {
    * bound that name in the body before; absent when none.
    */
   readonly passes?: readonly (readonly [call: CallFact, argument: number, parameter: string])[];
-  /** The enum variants its body builds, `Type::Variant` (`Self` read as the impl's type, `use` aliases as what they name; not those a pattern names, `Err(Error::Io(e)) =>`, `if let`, `matches!`, `==`): where a returned error of that variant is made. Absent when none. */
+  /** The enum variants its body builds, `Type::Variant`, and the structs, `Type` (`Type(…)`, `Type { … }`, `m::Type(…)`; `Self` read as the impl's type, `use` aliases as what they name; not those a pattern names, `Err(Error::Io(e)) =>`, `if let`, `matches!`, `==`, nor the prelude's `Some`, `Ok`, `Err`): where a returned error of that variant or type is made. Absent when none. */
   readonly makes?: readonly string[];
 }
 
@@ -344,7 +344,13 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
     // Variants built.
     if (t[i - 1]?.text === "::" && next?.text !== "::" && isVariantName(tok.text)) {
       const into = collector();
-      const made = into?.makes === undefined ? null : variantMade(t, pair, i, selfType, aliases, macroOpens);
+      // Note: a path of modules (`error::RecvError(())`, `crate::E { … }`) names a struct, not a variant.
+      const made = into?.makes === undefined ? null : /^[a-z_]/.test(t[i - 2]?.text ?? "") ? ((next?.text === "(" || next?.text === "{") && isVariantName(tok.text) ? structMade(t, pair, i, pathStart(t, i), selfType, aliases, macroOpens) : null) : variantMade(t, pair, i, selfType, aliases, macroOpens);
+      if (made !== null && !into!.makes!.includes(made)) into!.makes!.push(made);
+    } else if ((next?.text === "(" || next?.text === "{") && t[i - 1]?.text !== "::" && t[i - 1]?.text !== "." && isVariantName(tok.text) && !PRELUDE_CONSTRUCTORS.has(tok.text)) {
+      // Structs built (`RecvError(())`, `Error { kind }`, `Self(x)`).
+      const into = collector();
+      const made = into?.makes === undefined ? null : structMade(t, pair, i, i, selfType, aliases, macroOpens);
       if (made !== null && !into!.makes!.includes(made)) into!.makes!.push(made);
     }
     // Calls.
@@ -715,6 +721,35 @@ function callAt(t: readonly Token[], i: number, self: () => string | null, alias
   else if (qualifier === "self" || qualifier === "super" || qualifier === "crate") return name;
   else qualifier = aliases.get(qualifier) ?? qualifier;
   return `${qualifier}::${name}`;
+}
+
+/** The prelude's variants written without their enum (`Some(x)`, `Ok(x)`, `Err(e)`): no struct of the workspace. */
+const PRELUDE_CONSTRUCTORS: ReadonlySet<string> = new Set(["Some", "Ok", "Err"]);
+/** Tokens before a name followed by `(` or `{` that make it a type or a declaration, not a value built (`-> Error {`, `impl Error {`, `struct E(u8)`, `x: T {`). */
+const NOT_STRUCT_BEFORE: ReadonlySet<string> = new Set(["->", "impl", "struct", "enum", "union", "trait", "for", "dyn", ":", "as", "type", "mod", "fn", "let", "==", "!=", "where", "+"]);
+
+/**
+ * The struct `Type` the name at `i` builds (`Type(…)`, `Type { … }`, `Self(…)` in its impl, `m::Type(…)`
+ * where the path starts at `start`), as a
+ * `FunctionSymbol.makes` key; null where the name stands in a type, a declaration, a pattern or
+ * a comparison. By syntax alone: whether `Type` is a struct (not a function or an enum's variant
+ * brought in by a `use`) is the index's to tell, by the declarations it knows.
+ */
+function structMade(t: readonly Token[], pair: ArrayLike<number>, i: number, start: number, self: () => string | null, aliases: ReadonlyMap<string, string>, macroOpens: readonly number[]): string | null {
+  const name = t[i]!.text === "Self" ? self() : t[i]!.text;
+  if (name === null || NOT_STRUCT_BEFORE.has(t[start - 1]?.text ?? "") || t[start - 1]?.text === ".") return null;
+  if (macroOpens.some((o) => t[o - 2]?.text === "matches")) return null;
+  let end = pair[i + 1]! + 1;
+  while (t[end]?.kind === "close") end++;
+  if (PATTERN_END.has(t[end]?.text ?? "")) return null;
+  return aliases.get(name) ?? name;
+}
+
+/** Where the path ending at `i` starts (`a::b::C` → the index of `a`). */
+function pathStart(t: readonly Token[], i: number): number {
+  let k = i;
+  while (t[k - 1]?.text === "::" && t[k - 2]?.kind === "ident") k -= 2;
+  return t[k - 1]?.text === "::" ? k - 1 : k;
 }
 
 /** A variant's name by the naming convention: upper camel case (`FileExists`, `Io`, `A`), not a constant's (`MAX`, `F32_EPS`). */

@@ -124,7 +124,7 @@ export class SymbolIndex {
   private readonly flows = new Map<string, ReadonlyMap<string, string>>();
   /** `calleeCount` of each node asked about so far. */
   private readonly calleeCounts: (number | undefined)[] = [];
-  /** The functions that build each variant (`FunctionSymbol.makes`), outside test code, with the declarations its type's name may mean in their file. */
+  /** The functions that build each variant or struct (`FunctionSymbol.makes`), outside test code, with the declarations its type's name may mean in their file. */
   private readonly makers = new Map<string, { readonly node: number; readonly decls: readonly number[] }[]>();
   /** What a type's name may mean in a file (`TypeTable.meant`), for `makersOf`. */
   private readonly typeMeant: (path: string, name: string) => readonly number[];
@@ -183,7 +183,7 @@ export class SymbolIndex {
         if (!test && traitImpl) push(implementations, `${fn.trait}::${fn.name}`, node.id);
         if (!test && fn.trait !== null && !traitImpl) push(traitItems, fn.name, node.id);
         calls.push({ node: node.id, file, owner: fn.owner, calls: fn.calls, generics: fn.generics ?? [], ...(fn.passes === undefined && !fn.receiver ? {} : { passes: fn.passes ?? [] }) });
-        if (!test) for (const made of fn.makes ?? []) push(this.makers, made, { node: node.id, decls: types.meant(file, made.slice(0, made.indexOf("::")), false) });
+        if (!test) for (const made of fn.makes ?? []) push(this.makers, made, { node: node.id, decls: types.meant(file, made.includes("::") ? made.slice(0, made.indexOf("::")) : made, false) });
       }
       for (const m of s.macros) {
         const node: SymbolNode = { id: this.nodes.length, path: file.path, symbol: `${m.name}!`, line: m.line, endLine: m.line, fn: null, test: file.test, public: false, doc: null };
@@ -477,12 +477,25 @@ export class SymbolIndex {
 
   /**
    * The functions outside test code that build the variant `Type::Variant` (`FunctionSymbol.makes`)
-   * of the type that name means in `path`: those whose file's `Type` may be the same declaration.
-   * By path and line.
+   * of the type that name means in `path`: those whose file's `Type` may be the same declaration;
+   * for a type (`Type`, no variant), those that build it or any of its variants, where their
+   * file's `Type` is a declaration `path` means. By path and line.
    */
   makersOf(variant: string, path: string): SymbolNode[] {
-    const meant = new Set(this.typeMeant(path, variant.slice(0, variant.indexOf("::"))));
-    return (this.makers.get(variant) ?? []).filter((m) => meant.size === 0 || m.decls.length === 0 || m.decls.some((d) => meant.has(d))).map((m) => this.nodes[m.node]!);
+    const sep = variant.indexOf("::");
+    if (sep >= 0) {
+      const meant = new Set(this.typeMeant(path, variant.slice(0, sep)));
+      return (this.makers.get(variant) ?? []).filter((m) => meant.size === 0 || m.decls.length === 0 || m.decls.some((d) => meant.has(d))).map((m) => this.nodes[m.node]!);
+    }
+    // Note: a type's makers build it (`Type(…)`, `Type { … }`) or one of its variants (`Type::V(…)`), where their file's `Type` is the declaration `path` means (a name no declaration of the index has builds nothing known).
+    const meant = new Set(this.typeMeant(path, variant));
+    if (meant.size === 0) return [];
+    const out = new Set<number>();
+    for (const [key, list] of this.makers) {
+      if (key !== variant && !key.startsWith(`${variant}::`)) continue;
+      for (const m of list) if (m.decls.some((d) => meant.has(d))) out.add(m.node);
+    }
+    return [...out].sort((a, b) => a - b).map((id) => this.nodes[id]!);
   }
 
   /** The macro `name!` defined in `path`, or null. */
