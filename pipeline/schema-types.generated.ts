@@ -647,7 +647,7 @@ export interface CheckFirst {
   callee: string;
   /** The next function of the path, called after it. */
   before: string;
-  /** One of the callee's catalogued messages (the first of its records). */
+  /** Of the callee's catalogued messages, the one that shares most words with the record's (the first of its records of those alike). */
   message: string;
 }
 

@@ -400,6 +400,16 @@ describe("a check an entry point makes first", () => {
     const none = facts(kernel, { conditions: [check], entryPoints: [entry("Tensor::scatter", ["Tensor::scatter", "Float::scatter", "scatter_add"])] });
     assert.doesNotMatch(withOwnWords(analysisFields("assert", "scatter_add: indices shape must match value shape", "src/gather.rs", 386, none, []), none, undefined).triggerScenarios, /On the way/);
   });
+
+  it("says, of a first check whose message opens with the site's words, that by those words it checks the same (std's assertion prefix aside)", () => {
+    const same = { ...first, message: "Tensors are not broadcastable along dimension {i}: {l} and {r}." };
+    const f = facts(kernel, { conditions: [check], entryPoints: [{ ...withFirst, checksFirst: [same] }] });
+    const text = (message: string, g = f) => withOwnWords(analysisFields("assert", message, "src/gather.rs", 386, g, []), g, undefined, message).triggerScenarios;
+    assert.match(text("Tensors are not broadcastable along dimension {}"), /raises a panic that opens with the same words \(“Tensors are not broadcastable along dimension \{i\}: \{l\} and \{r\}\.”\): by those words it checks the same thing, so a call of `Tensor::scatter` with such input most likely stops there first, with that message, and does not get here \(a reading of the messages, not of their conditions\)\./);
+    assert.match(text("Tensors are not broadcastable at all"), /raises panics of its own/);
+    const asserted = facts(kernel, { conditions: [check], entryPoints: [{ ...withFirst, checksFirst: [{ ...first, message: "assertion failed: tolerance <= F::one()" }] }] });
+    assert.match(text("assertion failed: tolerance >= F::zero()", asserted), /raises panics of its own/);
+  });
 });
 
 describe("the call a sketch writes for a formatting trait's fmt, and for a `_` parameter", () => {

@@ -108,20 +108,32 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
     }
   }
   // The functions (not macros) that check with panics of their own (a check, a message of their own: not `unreachable!`, `todo!` or an `expect`), each with its first such record's message.
-  const raising = new Map<number, string>();
+  const raising = new Map<number, string[]>();
   targets.forEach((t, i) => {
     const e = envelopes[i]!;
-    if (t === null || t.fn === null || t.test || raising.has(t.id) || !CHECKS.has(e.occurrences[0]!.kind) || e.record.errorMessage === "explicit panic" || !isDistinctive([{ lit: e.record.errorMessage.replace(/\{[^{}]*\}/g, "") }])) return;
-    raising.set(t.id, e.record.errorMessage);
+    if (t === null || t.fn === null || t.test || !CHECKS.has(e.occurrences[0]!.kind) || e.record.errorMessage === "explicit panic" || !isDistinctive([{ lit: e.record.errorMessage.replace(/\{[^{}]*\}/g, "") }])) return;
+    const list = raising.get(t.id) ?? raising.set(t.id, []).get(t.id)!;
+    if (!list.includes(e.record.errorMessage)) list.push(e.record.errorMessage);
   });
+  /** Of a checking function's messages, the one that shares most words with `message` (the first of those alike). */
+  const nearestMessage = (messages: readonly string[], message: string): string => {
+    const mine = wordsOf(message);
+    let best = messages[0]!;
+    let score = -1;
+    for (const m of messages) {
+      const shared = [...wordsOf(m)].filter((w) => mine.has(w)).length;
+      if (shared > score) (best = m), (score = shared);
+    }
+    return best;
+  };
   /** What an entry point calls before the next function of its path, of the functions that check with panics of their own (the site's function aside): at most `MAX_CHECKS_FIRST`. */
-  const checksFirst = (chain: readonly number[], target: number): CheckFirst[] => {
+  const checksFirst = (chain: readonly number[], target: number, own: string): CheckFirst[] => {
     const out: CheckFirst[] = [];
     if (chain.length < 2) return out;
     for (const id of index.calledBefore(chain[0]!, chain[1]!)) {
-      const message = raising.get(id);
-      if (message === undefined || id === target || chain.includes(id)) continue;
-      out.push({ caller: index.nodes[chain[0]!]!.symbol, callee: index.nodes[id]!.symbol, before: index.nodes[chain[1]!]!.symbol, message });
+      const messages = raising.get(id);
+      if (messages === undefined || id === target || chain.includes(id)) continue;
+      out.push({ caller: index.nodes[chain[0]!]!.symbol, callee: index.nodes[id]!.symbol, before: index.nodes[chain[1]!]!.symbol, message: nearestMessage(messages, own) });
       if (out.length >= MAX_CHECKS_FIRST) break;
     }
     return out;
@@ -273,7 +285,7 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
     const best = linked[i]!.filter((l) => l.test.fn.body !== undefined && !/\b(?:crate|super|self)\s*::/.test(l.test.fn.body) && [...names].some((name) => name !== "" && new RegExp(`\\b${name}\\s*(?:::\\s*<[^>]*>\\s*)?\\(`).test(l.test.fn.body!))).sort(byLink)[0];
     return {
       entryPoints: entries.map((x) => {
-        const first = checksFirst(x.chain, target.id);
+        const first = checksFirst(x.chain, target.id, e.record.errorMessage);
         return { symbol: x.symbol, path: x.path, line: x.line, via: [...x.via], confidence: x.confidence, ...(x.through.length === 0 ? {} : { through: [...x.through] }), ...(first.length === 0 ? {} : { checksFirst: first }), ...(x.carries.length === 0 ? {} : { carries: x.carries.map(([a, b]) => [a, b] as [string, string]) }) };
       }),
       docs,
@@ -325,6 +337,11 @@ function targetOf(index: SymbolIndex, path: string, line: number, facts: SiteFac
   const macro = facts.macro === "macro_rules" ? facts.items.findLast((item) => item.kind === "macro-rules") : undefined;
   if (macro !== undefined) return index.macroIn(path, macro.name);
   return index.functionAt(path, line);
+}
+
+/** The words of a message (its holes left out), lowercased. */
+function wordsOf(message: string): Set<string> {
+  return new Set(message.replace(/\{[^{}]*\}/g, " ").toLowerCase().match(/[a-z][a-z0-9_]{2,}/g) ?? []);
 }
 
 function byLink(a: { test: PanicTest; how: Reproduction["how"]; via?: string[] }, b: { test: PanicTest; how: Reproduction["how"]; via?: string[] }): number {

@@ -84,7 +84,13 @@ export function withOwnWords<F extends Prose>(fields: F, facts: RecordFacts, own
   // Note: a check the path makes first, of a function with panics of its own: where it rejects the same input, the user meets that one.
   const firsts = new Map<string, { entry: string; check: CheckFirst }>();
   for (const e of sure) for (const c of e.checksFirst ?? []) if (!firsts.has(c.callee)) firsts.set(c.callee, { entry: e.symbol, check: c });
-  for (const { entry, check } of [...firsts.values()].slice(0, 2)) trigger.push(`On the way, ${code(check.caller)} calls ${code(check.callee)} before ${code(check.before)} (in the order its code is written), and ${code(check.callee)} raises panics of its own (${quote(check.message)}): where it rejects the same input, a call of ${code(entry)} stops there first, with that message, and not here.`);
+  for (const { entry, check } of [...firsts.values()].slice(0, 2)) {
+    // Note: a message that opens with the same words as the site's says, in the repository's words, that the earlier check tests the same thing: a reading of the words, not of the conditions.
+    const same = sameOpening(check.message, message);
+    trigger.push(same
+      ? `On the way, ${code(check.caller)} calls ${code(check.callee)} before ${code(check.before)} (in the order its code is written), and ${code(check.callee)} raises a panic that opens with the same words (${quote(check.message)}): by those words it checks the same thing, so a call of ${code(entry)} with such input most likely stops there first, with that message, and does not get here (a reading of the messages, not of their conditions).`
+      : `On the way, ${code(check.caller)} calls ${code(check.callee)} before ${code(check.before)} (in the order its code is written), and ${code(check.callee)} raises panics of its own (${quote(check.message)}): where it rejects the same input, a call of ${code(entry)} stops there first, with that message, and not here.`);
+  }
   const about = aboutSite(message, facts);
   // Note: an entry point that calls the site's function itself speaks of it in its section whatever the words.
   const direct = new Set(entries.filter((e) => e.via.length <= 2).map((e) => e.symbol));
@@ -99,6 +105,15 @@ export function withOwnWords<F extends Prose>(fields: F, facts: RecordFacts, own
   const input = (fields.tags ?? []).some((t) => t === "precondition" || t === "internal-check");
   const exampleFix = example === null ? fields.exampleFix : exampleOf(example, docs.find((d) => d.panics !== null) ?? null, input);
   return { ...fields, documentation: documentation.join(" "), triggerScenarios: trigger.join(" "), exampleFix };
+}
+
+/** Whether two messages open with the same five words or more (holes and std's assertion prefixes left out, case aside). */
+function sameOpening(a: string, b: string): boolean {
+  const words = (m: string) => m.replace(/^assertion (?:failed:|`left [=!]= right` failed:?)\s*/, "").replace(/\{[^{}]*\}/g, " ").toLowerCase().match(/[a-z0-9_]+/g) ?? [];
+  const [x, y] = [words(a), words(b)];
+  let n = 0;
+  while (n < x.length && n < y.length && x[n] === y[n]) n++;
+  return n >= 5;
 }
 
 /** English words too common to tie two texts together (no repository's words). */
