@@ -172,6 +172,45 @@ describe("the symbol index: calls", () => {
     assert.deepEqual(index.resolvedCallers(node(index, "Flex::scatter_add")), []);
   });
 
+  it("links a call through a type parameter to the implementations of the types its bounds admit only", () => {
+    // `Fused<B>` runs for `B: FusedBackend`, which only `Cube` implements: `Fused::scatter_add` reaches `Cube`'s, not `Flex`'s; a bound the workspace implements for any type (a blanket impl) narrows nothing.
+    const fused: Source[] = [
+      ["b/src/fused.rs", "b", "fused", [
+        "use crate::ops::FloatOps;",
+        "pub trait FusedBackend {",
+        "    fn fuse(&self);",
+        "}",
+        "pub trait Any2 {",
+        "    fn any(&self);",
+        "}",
+        "impl<T: Clone> Any2 for T {",
+        "    fn any(&self) {}",
+        "}",
+        "pub struct Cube;",
+        "impl FusedBackend for Cube {",
+        "    fn fuse(&self) {}",
+        "}",
+        "impl FloatOps for Cube {",
+        "    fn scatter_add(x: u32) -> u32 { assert!(x < 9); x }",
+        "}",
+        "pub struct Fused<B> { b: B }",
+        "impl<B: FusedBackend> FloatOps for Fused<B> {",
+        "    fn scatter_add(x: u32) -> u32 { B::scatter_add(x) }",
+        "}",
+        "pub struct Wide<B> { b: B }",
+        "impl<B> FloatOps for Wide<B> where B: Any2 {",
+        "    fn scatter_add(x: u32) -> u32 { B::scatter_add(x) }",
+        "}",
+      ]],
+    ];
+    const index = indexOf([...backends.map(([p, pkg, m, lines]): Source => (p === "b/src/lib.rs" ? [p, pkg, m, [...lines, "pub mod fused;"]] : [p, pkg, m, lines])), ...fused]);
+    const callers = (symbol: string) => index.entryPoints(node(index, symbol)).filter((e) => e.via.length === 2).map((e) => e.symbol).sort();
+    assert.ok(callers("Cube::scatter_add").includes("Fused::scatter_add"));
+    assert.ok(!callers("Flex::scatter_add").includes("Fused::scatter_add"));
+    assert.ok(callers("Flex::scatter_add").includes("Wide::scatter_add"));
+    assert.deepEqual(indexFile(fused[0]![3].join("\n")).functions.filter((f) => f.name === "scatter_add").map((f) => f.bounds), [undefined, [["B", ["FusedBackend"]]], [["B", ["Any2"]]]]);
+  });
+
   it("links a call through a type parameter to nothing when the workspace has more than 16 implementations of the method", () => {
     const many: Source[] = Array.from({ length: 17 }, (_, k) => [`b/src/impl${k}.rs`, "b", `impl${k}`, ["use crate::ops::FloatOps;", `pub struct B${k};`, `impl FloatOps for B${k} {`, "    fn scatter_add(x: u32) -> u32 { x }", "}"]] as const);
     const index = indexOf([...backends, ...many]);

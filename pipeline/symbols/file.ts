@@ -69,6 +69,8 @@ export interface FunctionSymbol {
   readonly body?: string;
   /** The type parameters in scope in its body: its own, then its `impl`'s or trait's (`B` of `impl<B: Backend>`); absent when none. Lifetimes and const parameters are left out. */
   readonly generics?: readonly string[];
+  /** The traits its type parameters are bound by, its own and its `impl`'s (`B: FusionBackend`, `where R: Runtime`), by their last segment; absent when none. */
+  readonly bounds?: readonly (readonly [param: string, traits: readonly string[]])[];
   readonly doc?: DocFact;
   readonly calls: readonly CallFact[];
   /** Its parameters' names in order, `self` left out ("" for a pattern that is not one name); absent when it takes none. */
@@ -145,6 +147,8 @@ interface Scope {
   readonly visibility?: string | null;
   /** The type parameters an `impl` or a trait declares. */
   readonly generics?: readonly string[];
+  /** Their bounds (`FunctionSymbol.bounds`). */
+  readonly bounds?: readonly (readonly [string, readonly string[]])[];
   /** A macro's type aliases (`MacroSymbol.types`). */
   readonly types?: string[];
   /** A function's parameters by name (`self` when it takes it), and those a `let` or `for` of its body has bound since. */
@@ -229,6 +233,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       const fnMacro = collector()?.kind === "macro" ? collector()!.name! : null;
       const test = inTest() || head.test;
       const generics = [...(t[i + 2]!.text === "<" ? typeParams(t, pair, i + 2) : []), ...(ownerScope?.generics ?? [])];
+      const bounds = [...boundsIn(t, pair, i + 2, j), ...(ownerScope?.bounds ?? [])];
       const receiver = params >= 0 && takesSelf(t, params);
       const { names: named, types: paramTypes } = params >= 0 ? paramsOf(t, pair, params, receiver, new Set(generics)) : { names: [], types: new Map<string, string>() };
       const fn: Omit<FunctionSymbol, "calls" | "endLine"> = {
@@ -246,6 +251,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
         inMacro: fnMacro,
         test,
         ...(generics.length === 0 ? {} : { generics }),
+        ...(bounds.length === 0 ? {} : { bounds }),
         ...(named.length === 0 ? {} : { params: named }),
         ...(head.expected === undefined ? {} : { expected: head.expected }),
         ...(head.doc === undefined ? {} : { doc: head.doc }),
@@ -278,7 +284,8 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       if (word === "trait" && owner !== null && !head.test && !inTest()) types.push(typeEntry(owner, head.visibility === "pub"));
       const angle = word === "impl" ? i + 1 : i + 2;
       const generics = t[angle]?.text === "<" ? typeParams(t, pair, angle) : [];
-      stack.push({ kind: word, close: pair[j]!, owner, trait, ...(traitModule === undefined ? {} : { traitModule }), test: head.test, visibility: head.visibility, ...(generics.length === 0 ? {} : { generics }) });
+      const bounds = word === "impl" ? boundsIn(t, pair, angle, j) : [];
+      stack.push({ kind: word, close: pair[j]!, owner, trait, ...(traitModule === undefined ? {} : { traitModule }), test: head.test, visibility: head.visibility, ...(generics.length === 0 ? {} : { generics }), ...(bounds.length === 0 ? {} : { bounds }) });
       i = j;
       continue;
     }
@@ -447,6 +454,44 @@ function typeParams(t: readonly Token[], pair: Int32Array, open: number): string
     if (depth <= 0 || x.text === "{" || x.text === ";") break;
   }
   return out;
+}
+
+/**
+ * The trait bounds of the type parameters of a header, from `from` (a `<` of its parameters, or
+ * past it) to `to` (its body's `{` or `;`): `T: A + B<X>` in the `<…>` and in a `where` clause,
+ * each trait by its path's last segment (lifetimes, `?Sized` and `Fn(…)` sugar left out).
+ */
+function boundsIn(t: readonly Token[], pair: Int32Array, from: number, to: number): [string, string[]][] {
+  const out = new Map<string, string[]>();
+  let depth = 0;
+  let inWhere = false;
+  for (let k = from; k < to; k++) {
+    const x = t[k]!;
+    if (x.text === "<" || x.text === "<<") depth += x.text.length;
+    else if (x.text === ">" || x.text === ">>") depth -= x.text.length;
+    else if (x.kind === "open") {
+      k = pair[k]!;
+      continue;
+    } else if (x.text === "where" && depth === 0) inWhere = true;
+    const prev = t[k - 1]?.text;
+    if (x.kind !== "ident" || t[k + 1]?.text !== ":" || (inWhere ? depth !== 0 || (prev !== "where" && prev !== ",") : depth !== 1 || (prev !== "<" && prev !== ","))) continue;
+    const traits = out.get(x.text) ?? out.set(x.text, []).get(x.text)!;
+    // One bound list: to the `,` or `>` at its own depth.
+    let d = 0;
+    let m = k + 2;
+    for (; m < to; m++) {
+      const y = t[m]!;
+      if (y.text === "<" || y.text === "<<") d += y.text.length;
+      else if (y.text === ">" || y.text === ">>") {
+        d -= y.text.length;
+        if (d < 0) break;
+      } else if (y.kind === "open") m = pair[m]!;
+      else if (d === 0 && y.text === ",") break;
+      else if (d === 0 && y.kind === "ident" && t[m + 1]?.text !== "::" && t[m - 1]?.text !== "?" && /^[A-Z]/.test(y.text) && t[m + 1]?.text !== "(" && !traits.includes(y.text)) traits.push(y.text);
+    }
+    k = m - 1;
+  }
+  return [...out].filter(([, traits]) => traits.length > 0);
 }
 
 /** Where the `(` of a generic function's parameters is (`fn f<T>(…)`), -1 when not found. */

@@ -361,6 +361,28 @@ export class SymbolIndex {
       this.callers[callee]!.push(caller, rank);
       this.callees[caller]!.push(callee, rank);
     };
+    // Note: the types the workspace implements each trait for (by the traits' impls with a method), for a type parameter's bounds; a trait with a blanket impl (`impl<T: X> Trait for T`) or none known is left out: any type may implement it.
+    const implementors = new Map<string, Set<string>>();
+    const blanket = new Set<string>();
+    for (const n of this.nodes) {
+      const f = n.fn;
+      if (f === null || n.test || f.trait === null || f.inTrait === true || f.owner === null) continue;
+      if (f.generics?.includes(f.owner) === true) blanket.add(f.trait);
+      (implementors.get(f.trait) ?? implementors.set(f.trait, new Set()).get(f.trait)!).add(f.owner);
+    }
+    /** The types a caller's type parameter may be by its bounds, of the workspace's implementations; null when its bounds do not narrow them. */
+    const boundTypes = (fn: FunctionSymbol | null, param: string): Set<string> | null => {
+      const known: Set<string>[] = [];
+      for (const [p, traits] of fn?.bounds ?? []) {
+        if (p !== param) continue;
+        for (const trait of traits) {
+          const types = implementors.get(trait);
+          if (types !== undefined && !blanket.has(trait)) known.push(types);
+        }
+      }
+      if (known.length === 0) return null;
+      return new Set([...known[0]!].filter((x) => known.every((types) => types.has(x))));
+    };
     const linked = new Int32Array(this.nodes.length);
     /** For each trait method (`Trait::f`), the types whose impls of the trait have their own `f`. */
     const overriding = new Map<string, Set<string>>();
@@ -401,7 +423,10 @@ export class SymbolIndex {
         // Note: the trait items the call may mean (the one the caller's file means by the name, `de::Error` among traits named `Error`) stand for the implementations of their trait only; where they are of several traits the file does not tell apart, for none.
         const traits = new Set(ids.flatMap((id) => (isTraitItem(id) ? (ownerDecls[id] ?? []) : [])));
         const impls = traits.size > 1 ? [] : found[2];
+        // Note: a call through a type parameter (`B::f` in `impl<B: FusionBackend>`) reaches only the implementations of types its bounds admit, where the workspace's impls of those bounds say which.
+        const admitted = shadowed ? boundTypes(callerFn, written.slice(0, sep)) : null;
         for (const id of impls) {
+          if (admitted !== null && !isTraitItem(id) && !admitted.has(this.nodes[id]!.fn?.owner ?? "")) continue;
           if (id === node || linked[id] === node + 1) continue;
           if (traits.size === 1 && implDecls[id] !== null && implDecls[id]!.length > 0 && !implDecls[id]!.some((d) => traits.has(d))) continue;
           if (defaultOf !== undefined && defaultOf.has(this.nodes[id]!.fn?.owner ?? "")) continue;
