@@ -635,7 +635,7 @@ export interface EntryPoint {
   through?: string[];
   /** Calls a function of the path makes before its call of the next function of the path (in the order its code is written: straight-line code runs them first), of functions that raise catalogued panics of their own: where such a check rejects the same input, a call of the entry point fails there first, with its message. `caller` is the function of the path, `callee` the function it calls first, `before` the next function of the path, `message` one of the callee's messages. A reading of the syntax. Absent when none. */
   checksFirst?: CheckFirst[];
-  /** The parameters of the site's function that each call on the path, from the entry point down, fills with a parameter of its caller by name, unchanged (no `let` or `for` of that name before it, the same argument in every call of that callee): `[site function's parameter, entry point's parameter]`, `self` for a receiver. A reading of the syntax: what a callee does with the value before the check is not in it. Absent when none. */
+  /** The parameters of the site's function that each call on the path, from the entry point down, fills with a parameter of its caller by name, unchanged (no `let` or `for` of that name before it, the same argument in every call of that callee): `[site function's parameter, entry point's parameter]`, `self` for a receiver; where the entry point's own call passes a method's answer on one of its parameters with no argument (`&self.shape()`), that expression (`self.shape()`) in its place. A reading of the syntax: what a callee does with the value before the check is not in it. Absent when none. */
   carries?: string[][];
 }
 

@@ -85,6 +85,14 @@ describe("a check of parameters a public function hands on unchanged", () => {
     assert.ok(f.tags.includes("precondition"), f.tags.join(", "));
   });
 
+  it("is the public function's input where it hands on a method's answer on its input (`&self.shape()`): the check in those words, without \"unchanged\"", () => {
+    const f = analysisFields("panic", "length must be greater than 0", "src/check.rs", 96, facts(narrow, { conditions: [branch], entryPoints: [handing([["length", "self.len()"]])] }), []);
+    assert.match(f.documentation, /`Tensor::narrow` hands `Check::narrow` `self\.len\(\)` as `length` \(`Tensor::narrow → Check::narrow`: what a method of its own input answers/);
+    assert.match(f.documentation, /So a call of `Tensor::narrow` gets here when `self\.len\(\) == 0` is true, for the `len\(\)` of the value it is called on/);
+    assert.equal(f.solutions[0], "Call `Tensor::narrow` only where `self.len() == 0` is false (`self` there is the value you call it on): it reads that value of its input and hands it to `Check::narrow`, which checks it.");
+    assert.equal(f.handlingStrategy, "validate-input");
+  });
+
   it("stays a guess when no value the check reads is handed on, or it is rebound before it", () => {
     const notHanded = analysisFields("panic", "length must be greater than 0", "src/check.rs", 96, facts(narrow, { conditions: [branch], entryPoints: [handing([["tensor", "self"]])] }), []);
     assert.match(notHanded.solutions.join("\n"), /A guess, not worked out here/);

@@ -92,6 +92,17 @@ describe("indexFile", () => {
     ]);
   });
 
+  it("reads the parameters a call hands on, and a method's answer on one with no argument as that expression", () => {
+    const text = [
+      "impl Tensor {",
+      "    pub fn narrow(&self, dim: usize, len: usize) {",
+      "        Check::narrow(&self.shape(), dim.clone(), len, dim.min(3), self.at(len));",
+      "    }",
+      "}",
+    ].join("\n");
+    assert.deepEqual(indexFile(text).functions[0]!.passes, [["Check::narrow", 0, "self.shape()"], ["Check::narrow", 1, "dim"], ["Check::narrow", 2, "len"], ["self.at", 0, "len"]]);
+  });
+
   it("reads the structs a function builds, by a plain or a module path, not a type, a declaration, a pattern or the prelude's variants", () => {
     const text = [
       "impl Recv {",

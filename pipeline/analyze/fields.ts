@@ -444,7 +444,7 @@ function carrierOf(facts: RecordFacts, params: readonly string[], deciding: read
   const carrier = (entry: (typeof usable)[number], kept: readonly string[], rest: readonly string[], locals: readonly string[]): Carrier => {
     const carried = new Map((entry.carries ?? []).map(([own, theirs]) => [own, theirs]));
     const pairs = kept.map((p) => [p, carried.get(p)!] as const);
-    const named = list(pairs.map(([, theirs]) => (theirs === "self" ? "the value it is called on" : `its ${code(theirs)}`)));
+    const named = list(pairs.map(([, theirs]) => (theirs === "self" ? "the value it is called on" : derivedOf(theirs) !== null ? derivedPhrase(theirs) : `its ${code(theirs)}`)));
     return { entry, pairs, named, rest, locals };
   };
   if (read.every((n) => (params.includes(n) && unchanged.includes(n)) || n === "self")) {
@@ -476,8 +476,21 @@ function fixedValues(src: string): boolean {
 
 /** How the carrier hands the values on, in words: which of its names become which of the check's. */
 function carrierSentence(carrier: Carrier, who: string): string {
-  const handed = carrier.pairs.map(([own, theirs]) => (theirs === "self" ? `the value it is called on as ${code(own)}` : own === theirs ? code(own) : `its ${code(theirs)} as ${code(own)}`));
-  return `${code(carrier.entry.symbol)} hands ${who} ${list(handed)} unchanged (${code(carrier.entry.via.join(" → "))}: each call on the way passes it by name, borrowed or through a method that gives the same value such as \`as_slice()\`, as the index reads the calls).`;
+  const handed = carrier.pairs.map(([own, theirs]) => (theirs === "self" ? `the value it is called on as ${code(own)}` : derivedOf(theirs) !== null ? `${code(theirs)} as ${code(own)}` : own === theirs ? code(own) : `its ${code(theirs)} as ${code(own)}`));
+  const derived = carrier.pairs.some(([, theirs]) => derivedOf(theirs) !== null);
+  return `${code(carrier.entry.symbol)} hands ${who} ${list(handed)}${derived ? "" : " unchanged"} (${code(carrier.entry.via.join(" → "))}: ${derived ? "what a method of its own input answers, computed in its own call and passed on as it is; otherwise " : ""}each call on the way passes it by name, borrowed or through a method that gives the same value such as \`as_slice()\`, as the index reads the calls).`;
+}
+
+/** Of a value an entry point hands on, the parameter and the method it reads it through (`self.shape()` → `["self", "shape"]`); null for a parameter itself. */
+function derivedOf(theirs: string): [param: string, method: string] | null {
+  const m = /^([a-z_]\w*)\.([a-z_]\w*)\(\)$/.exec(theirs);
+  return m === null ? null : [m[1]!, m[2]!];
+}
+
+/** A value an entry point reads of its input and hands on, in words (`the \`shape()\` of the value it is called on`). */
+function derivedPhrase(theirs: string): string {
+  const [param, method] = derivedOf(theirs)!;
+  return param === "self" ? `the \`${method}()\` of the value it is called on` : `the \`${method}()\` of its ${code(param)}`;
 }
 
 /** The environment variables and `cfg!` features `deciding` reads, or null when it reads none. */
@@ -496,6 +509,11 @@ function alsoRead(carrier: Carrier): string {
 }
 
 /** `text` (in the checking function's names) with each of the carrier's parameters written as the entry point names it, where the names differ (`self` stays as written). */
+/** " unchanged" where every value a carrier hands on is a parameter itself; "" where one is a method's answer on one. */
+function unchangedWord(carrier: Carrier): string {
+  return carrier.pairs.some(([, theirs]) => derivedOf(theirs) !== null) ? "" : " unchanged";
+}
+
 function renamed(text: string, carrier: Carrier): string {
   let out = text;
   for (const [own, theirs] of carrier.pairs) if (own !== theirs && theirs !== "self") out = out.replace(new RegExp(`\\b${own}\\b`, "g"), theirs);
@@ -821,9 +839,13 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
       break;
     case "relayed":
       if (carrier !== null && avoid !== null) {
-        solutions.push(carrier.rest.length === 0 && carrier.locals.length === 0
-          ? `Call ${code(carrier.entry.symbol)} with ${carrier.named} for which ${renamed(avoid, carrier)}: it hands ${carrier.pairs.length === 1 ? "it" : "them"} on unchanged to ${callee}, which checks ${carrier.pairs.length === 1 ? "it" : "them"}.`
-          : `Call ${code(carrier.entry.symbol)} with ${carrier.named} that ${carrier.pairs.length === 1 ? "passes" : "pass"} the check of ${callee}: it hands ${carrier.pairs.length === 1 ? "it" : "them"} on unchanged to ${callee}, which fails when ${renamed(decidingText ?? avoid, carrier)}, reading ${carrier.pairs.length === 1 ? "it" : "them"} together with ${alsoRead(carrier)}.`);
+        const allDerived = carrier.pairs.every(([, theirs]) => derivedOf(theirs) !== null);
+        const selfRead = carrier.pairs.some(([, theirs]) => derivedOf(theirs)?.[0] === "self");
+        solutions.push(carrier.rest.length === 0 && carrier.locals.length === 0 && allDerived
+          ? `Call ${code(carrier.entry.symbol)} only where ${renamed(avoid, carrier)}${selfRead ? " (`self` there is the value you call it on)" : ""}: it reads ${carrier.pairs.length === 1 ? "that value" : "those values"} of its input and hands ${carrier.pairs.length === 1 ? "it" : "them"} to ${callee}, which checks ${carrier.pairs.length === 1 ? "it" : "them"}.`
+          : carrier.rest.length === 0 && carrier.locals.length === 0
+          ? `Call ${code(carrier.entry.symbol)} with ${carrier.named} for which ${renamed(avoid, carrier)}: it hands ${carrier.pairs.length === 1 ? "it" : "them"} on${unchangedWord(carrier)} to ${callee}, which checks ${carrier.pairs.length === 1 ? "it" : "them"}.`
+          : `Call ${code(carrier.entry.symbol)} with ${carrier.named} that ${carrier.pairs.length === 1 ? "passes" : "pass"} the check of ${callee}: it hands ${carrier.pairs.length === 1 ? "it" : "them"} on${unchangedWord(carrier)} to ${callee}, which fails when ${renamed(decidingText ?? avoid, carrier)}, reading ${carrier.pairs.length === 1 ? "it" : "them"} together with ${alsoRead(carrier)}.`);
         solutions.push(`If what you pass is valid by the docs of ${code(carrier.entry.symbol)}, this points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)}: report it with that input.`);
         tips.push(`Validate what you pass to ${code(carrier.entry.symbol)} where it enters your program.`);
         break;

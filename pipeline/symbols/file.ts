@@ -861,7 +861,7 @@ function paramsOf(t: readonly Token[], pair: Int32Array, open: number, receiver:
   return { names: receiver ? names.slice(1) : names, types };
 }
 
-/** Notes in `into.passes` each argument of the call named at `i` (its key `call`) that is one of the function's parameters by name alone, borrowed or through a method that gives the same value (`x.as_slice()`). */
+/** Notes in `into.passes` each argument of the call named at `i` (its key `call`) that is one of the function's parameters by name alone, borrowed or through a method that gives the same value (`x.as_slice()`), or a method's answer on one with no argument (`self.shape()`). */
 function handedOn(t: readonly Token[], pair: Int32Array, i: number, call: CallFact, into: Scope): void {
   let open = i + 1;
   if (t[open]?.text === "::" && t[open + 1]?.text === "<") open = skipAngles(t, open + 1);
@@ -871,8 +871,11 @@ function handedOn(t: readonly Token[], pair: Int32Array, i: number, call: CallFa
     while (a < to && (t[a]!.text === "&" || t[a]!.text === "*" || t[a]!.text === "mut")) a++;
     const name = t[a];
     // Note: `x.as_slice()`, `x.clone()` hand on the same value as `x` (SAME_VALUE_METHODS).
-    const alone = a === to - 1 || (a === to - 5 && t[a + 1]!.text === "." && SAME_VALUE_METHODS.has(t[a + 2]!.text) && t[a + 3]!.text === "(" && t[a + 4]!.text === ")");
-    notePass(into, call, arg, alone && name?.kind === "ident" && into.params!.has(name.text) && !into.bound!.has(name.text) ? name.text : null);
+    const method = a === to - 5 && t[a + 1]!.text === "." && t[a + 2]!.kind === "ident" && t[a + 3]!.text === "(" && t[a + 4]!.text === ")";
+    const alone = a === to - 1 || (method && SAME_VALUE_METHODS.has(t[a + 2]!.text));
+    const param = name?.kind === "ident" && into.params!.has(name.text) && !into.bound!.has(name.text);
+    // Note: a method's answer on a parameter, with no argument (`&self.shape()`, `x.dims()`), is handed on as that expression: a value of the parameter's, not the parameter.
+    notePass(into, call, arg, !param ? null : alone ? name.text : method ? `${name.text}.${t[a + 2]!.text}()` : null);
   });
 }
 
