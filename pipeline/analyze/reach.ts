@@ -218,8 +218,18 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
     });
     return textsByFunction;
   };
+  // Note: the functions outside tests that return a `Result` with texts of their own, by name, made once.
+  let sourcesByName: Map<string, SymbolNode[]> | null = null;
   const byName = (name: string): { node: SymbolNode; confidence: "name" }[] => {
-    const found = index.nodes.filter((n) => n.fn?.name === name && !n.test && n.fn.returns === "result" && ownTexts().has(n.id));
+    if (sourcesByName === null) {
+      sourcesByName = new Map();
+      for (const id of ownTexts().keys()) {
+        const n = index.nodes[id]!;
+        if (n.fn !== null && n.fn.returns === "result") (sourcesByName.get(n.fn.name) ?? sourcesByName.set(n.fn.name, []).get(n.fn.name)!).push(n);
+      }
+      for (const list of sourcesByName.values()) list.sort((a, b) => a.id - b.id);
+    }
+    const found = sourcesByName.get(name) ?? [];
     return found.length <= MAX_NAMESAKE_SOURCES ? found.map((node) => ({ node, confidence: "name" as const })) : [];
   };
   // The panics that format an error value, and the returned errors each may be.
