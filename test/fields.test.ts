@@ -501,3 +501,78 @@ describe("a catch_unwind sketch with the symbol index", () => {
     assert.match(listed.tryCatchPattern ?? "", /catch_unwind/);
   });
 });
+
+describe("what keeps a check from failing, in the solutions", () => {
+  // `fn get(&self, index: usize)` with `let Some(&index) = self.indices.get(index) else { panic!(…) };`, a method users call.
+  const get = fn({ name: "get", line: 229, visibility: "pub", receiver: "&self", implType: "SelectionDataset", params: [{ pattern: "index", type: "usize" }], unchangedParams: ["index"] });
+  const letElse = { kind: "let-else" as const, line: 230, pattern: "Some(&index)", value: "self.indices.get(index)" };
+
+  it("is the `let … else` pattern matching, not its failure said and then negated", () => {
+    const f = analysisFields("panic", "Index out of bounds for SelectionDataset: {index} >= {}", "src/selection.rs", 231, facts(get, { conditions: [letElse], entryPoints: [entry("SelectionDataset::get", ["SelectionDataset::get"])] }), []);
+    const text = f.solutions.join("\n");
+    assert.match(text, /for which `self\.indices\.get\(index\)` matches `Some\(&index\)`/);
+    assert.doesNotMatch(text, /does not match `Some\(&index\)`[^\n]*does not hold/);
+  });
+
+  it("is one of nested conditions failing, each said once", () => {
+    const outer = { kind: "if" as const, line: 231, condition: "index > 0", holds: true };
+    const inner = { kind: "if" as const, line: 232, condition: "index > 10", holds: true };
+    const f = analysisFields("panic", "index too large: {index}", "src/selection.rs", 233, facts(get, { conditions: [outer, inner], entryPoints: [entry("SelectionDataset::get", ["SelectionDataset::get"])] }), []);
+    const text = f.solutions.join("\n");
+    assert.match(text, /not all of these hold: `index > 0` is true and `index > 10` is true/);
+    assert.doesNotMatch(text, /is true does not hold/);
+  });
+});
+
+describe("guards of a match whose arms carry the library's #[cfg]", () => {
+  // `pub fn count(id: u8) -> usize { match id { #[cfg(feature = "cpu")] 0 => 1, _ => unreachable!("No backend feature enabled.") } }`
+  const count = fn({ name: "count", line: 10, visibility: "pub", params: [{ pattern: "id", type: "u8" }], returnType: "usize", unchangedParams: ["id"] });
+  const arm = (attributes: string[]) => ({ kind: "match" as const, line: 11, scrutinee: "id", pattern: "_", guard: null, attributes: [], earlierArms: [{ pattern: "0", guard: null, attributes }] });
+
+  it("are not written: in the user's code the attribute would test the user's own features", () => {
+    const gated = analysisFields("panic", "No backend feature enabled.", "src/count.rs", 12, facts(count, { conditions: [arm(['#[cfg(feature = "cpu")]'])], entryPoints: [entry("count", ["count"])] }), []);
+    assert.equal(gated.typeGuard, null);
+    assert.equal(gated.validationCode, null);
+    const plain = analysisFields("panic", "No backend feature enabled.", "src/count.rs", 12, facts(count, { conditions: [arm([])], entryPoints: [entry("count", ["count"])] }), []);
+    assert.match(plain.typeGuard ?? "", /0 => false,\n\s*_ => true,/);
+  });
+
+  it("are not written where a `let` the guard repeats calls a function users cannot call, and are where an unused one does", () => {
+    const decoded = fn({ ...count, lets: ["let kind = decode(id);"] });
+    const onKind = { kind: "if" as const, line: 12, condition: "kind > 3", holds: true };
+    const hidden = analysisFields("panic", "bad kind", "src/count.rs", 13, facts(decoded, { conditions: [onKind], entryPoints: [entry("count", ["count"])], privateCalls: ["decode"] }), []);
+    assert.equal(hidden.typeGuard, null);
+    const onId = { kind: "if" as const, line: 12, condition: "id > 3", holds: true };
+    const unused = analysisFields("panic", "bad id", "src/count.rs", 13, facts(decoded, { conditions: [onId], entryPoints: [entry("count", ["count"])], privateCalls: ["decode"] }), []);
+    assert.match(unused.typeGuard ?? "", /fn would_panic\(id: u8\) -> bool/);
+  });
+});
+
+describe("a returned error's makers and callers", () => {
+  it("says a `From` conversion into the error type is made by `?`, not called by users", () => {
+    const fmt = fn({ name: "fmt", line: 30, receiver: "&self", implType: "StoreError", implTrait: "fmt::Display", params: [{ pattern: "f", type: "&mut fmt::Formatter<'_>" }], returnType: "fmt::Result" });
+    const f = analysisFields("display-impl", "Reader error: {}", "src/store.rs", 33, facts(fmt, { madeIn: [{ symbol: "StoreError::from", path: "src/store.rs", line: 52, entryPoints: ["StoreError::from"] }] }), [], "StoreError::Reader");
+    assert.match(f.triggerScenarios, /It is made by `StoreError::from` \(`src\/store\.rs:52`\), a `From` conversion: `\?` calls it/);
+    assert.doesNotMatch(f.solutions.join("\n"), /your call of `StoreError::from`/);
+    // Note: another type's `from` that builds the error is a maker like any other.
+    const other = analysisFields("display-impl", "Reader error: {}", "src/store.rs", 33, facts(fmt, { madeIn: [{ symbol: "Snapshot::from", path: "src/snap.rs", line: 61, entryPoints: ["Snapshot::from"] }] }), [], "StoreError::Reader");
+    assert.match(other.solutions[0]!, /^Handle the error at your call of `Snapshot::from`/);
+  });
+
+  it("is not to be handled where a function users cannot call returns it, when no public function is found to reach it", () => {
+    const fused = fn({ name: "matmul_fused", line: 390, receiver: "&self", implType: "Launch", returnType: "Result<(), FusedError>" });
+    const f = analysisFields("err-return", "Rhs needs to be contiguous", "src/fused.rs", 413, facts(fused, { entryPoints: [], callers: ["Launch::run"] }), [], "FusedError::InvalidInput");
+    assert.match(f.solutions[0]!, /^Users do not call `matmul_fused` \(private; called in the crate by `Launch::run`\), and the symbol index finds no public function that reaches it/);
+    assert.doesNotMatch(f.solutions.join("\n"), /Handle the error where `matmul_fused` returns it/);
+  });
+});
+
+describe("an `.expect` on a value a `?` leaves", () => {
+  it("does not say an Err of the call itself reaches the panic", () => {
+    const handshake = fn({ name: "handshake", line: 170, visibility: "pub", receiver: "&self", implType: "Service", returnType: "Result<(), String>" });
+    const expect = { kind: "expect" as const, line: 179, method: "expect", receiver: "response.recv().await?" };
+    const f = analysisFields("expect", "the server closed the stream", "src/service.rs", 179, facts(handshake, { conditions: [expect], entryPoints: [entry("Service::handshake", ["Service::handshake"])] }), []);
+    assert.match(f.documentation, /an Err of the call itself has already been returned by the `\?` and does not reach this panic/);
+    assert.doesNotMatch(f.documentation, /is None or an Err \(which one/);
+  });
+});

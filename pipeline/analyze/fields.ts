@@ -25,7 +25,7 @@ import { withoutValues } from "../message.js";
 import { errorTypeOf } from "../sources/returned.js";
 import { generateGuards, type Guards, NO_GUARDS } from "./guard.js";
 import { calledByUsers, conditionSource, frameOf, type Frame, type Framing, ERROR_HANDLERS, errorArm, isCatchAll, isDrop } from "./frame.js";
-import { boundNames, declaredKind, genericNames, isCopyType, settingsRead, singleName, headPaths, lastCall, letValue, lex, passesSelf, readNames, receiverKind, rustString, stdFailure, typeNames } from "./rust.js";
+import { boundNames, declaredKind, genericNames, isCopyType, settingsRead, singleName, headPaths, lastCall, letValue, lex, passesSelf, pathCalls, readNames, receiverKind, rustString, stdFailure, typeNames } from "./rust.js";
 import { isStrLiteral } from "../tokens.js";
 import { type OwnWords, withOwnWords } from "./words.js";
 import { type PlaceFacts, withPlace } from "../workspace/place.js";
@@ -172,6 +172,8 @@ function emptyState(receiver: string, facts: SiteFacts | null): string {
   const std = by === undefined || by === "ok" || by === "err" ? "" : why === null ? ` (a guess from the name \`${by}\` alone: std's gives ${kind === "option" ? "an Option" : "a Result"})` : ` (if \`${by}\` is std's, a guess from its name alone: std's is ${kind === "option" ? "None" : "an Err"} when ${why})`;
   if (kind === "option") return `holds no value (None)${std}`;
   if (kind === "result") return `is an Err${std} (the panic message ends with the error's Debug form)`;
+  // Note: after a `?` an Err of the call itself has already left the function: what `.expect` gets is the call's Ok value.
+  if (/\?\s*$/.test(value)) return "is None (or an Err, where the call's Ok value is itself a Result); an Err of the call itself has already been returned by the `?` and does not reach this panic";
   return "is None or an Err (which one, the syntax does not show)";
 }
 
@@ -412,7 +414,9 @@ function avoidance(framing: Framing): string {
     return `${code(only.scrutinee ?? "")} does not match ${code(only.pattern ?? "")}${earlier.length === 0 ? "" : ` (or matches ${earlier.length === 1 ? "the arm" : `one of the ${earlier.length} arms`} before it)`}`;
   }
   if (only?.kind === "if-let") return `${code(only.value ?? "")} ${only.holds === false ? "matches" : "does not match"} ${code(only.pattern ?? "")}`;
-  return `${d.map((c) => describeCondition(c)).join(", then ")} does not hold`;
+  if (only?.kind === "let-else") return `${code(only.value ?? "")} matches ${code(only.pattern ?? "")}`;
+  // Note: the conditions are nested (each inside the one before): the panic needs all of them, so avoiding it needs one to fail. A single condition said and then negated ("… holds does not hold") reads as its opposite.
+  return d.length === 1 ? `it is not the case that ${describeCondition(d[0]!)}` : `not all of these hold: ${list(d.map((c) => describeCondition(c)))}`;
 }
 
 /** A public function that hands a check's parameters on unchanged (`EntryPoint.carries`), with the pairs of names and the entry point's names in words. */
@@ -617,6 +621,12 @@ function reachSentences(fn: FunctionFact | undefined, facts: RecordFacts): strin
  * field of `self` (whose visibility the facts do not hold) unless it is a configuration's, which
  * its users set (`config`: the check reads a configuration's fields).
  */
+/** True when `code` calls one of `names` (`f` or `Type::f`, `RecordFacts.privateCalls`) by a plain or a `Type::` path. */
+function callsPrivate(code: string, names: readonly string[]): boolean {
+  if (names.length === 0) return false;
+  return pathCalls(code).some((key) => names.includes(key));
+}
+
 function usersGuards(guards: Guards, users: boolean, config: boolean, fn: FunctionFact | undefined): Guards {
   const readsField = (code: string | null) => !config && code !== null && /\bself\s*\.\s*[a-z_]\w*\b(?!\s*[(:])/.test(code);
   // Note: the expression form reads what the function holds beside its parameters and `self` (its
@@ -707,8 +717,9 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
   // Note: a guard is the user's code: the library's module gates are not its own `#[cfg]`s.
   const framing = frameOf(kind, message, facts);
   const users = facts.function !== undefined && calledByUsers(facts.function, facts);
-  // Note: conditions that call a function users cannot call give no guard a user can compile.
-  const guards = (facts.privateCalls ?? []).length > 0 ? NO_GUARDS : usersGuards(generateGuards({ ...facts, gates: facts.gates.slice(facts.moduleGates.length) }, message), users, framing.configFields.length > 0, facts.function);
+  // Note: a guard that calls a function users cannot call (in a condition or a `let` it repeats) is none a user can compile.
+  const ownGuards = generateGuards({ ...facts, gates: facts.gates.slice(facts.moduleGates.length) }, message);
+  const guards = callsPrivate([ownGuards.expression ?? "", ...ownGuards.lets].join("\n"), facts.privateCalls ?? []) ? NO_GUARDS : usersGuards(ownGuards, users, framing.configFields.length > 0, facts.function);
   const fn = facts.function;
   /** A public function that hands the check every value it reads unchanged: then the check is of that function's input. */
   const carrier = framing.frame === "relayed" && fn !== undefined ? carrierOf(facts, framing.selfBehind ? [...framing.params, "self"] : framing.params, framing.deciding) : null;
@@ -732,7 +743,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
   const inMacro = facts.macro === null ? null : code(`${facts.macro}!`);
   /** Sites in another macro's tokens (not `macro_rules!`): the steps say where the macro is written. */
   const tokenTree = facts.macro !== null && facts.macro !== "macro_rules";
-  const after = guards.lets.length > 0 ? `after ${guards.lets.map(code).join(" ")}` : null;
+  const after = ownGuards.lets.length > 0 ? `after ${ownGuards.lets.map(code).join(" ")}` : null;
   const last = facts.conditions.at(-1);
   const cond = steps.length > 0 ? steps.join(", then ") : null;
   /** The steps that lead to another macro's tokens: the site's own check (an `assert*`'s, an `.expect`'s) is part of the code made from them. */
@@ -846,7 +857,10 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
           : carrier.rest.length === 0 && carrier.locals.length === 0
           ? `Call ${code(carrier.entry.symbol)} with ${carrier.named} for which ${renamed(avoid, carrier)}: it hands ${carrier.pairs.length === 1 ? "it" : "them"} on${unchangedWord(carrier)} to ${callee}, which checks ${carrier.pairs.length === 1 ? "it" : "them"}.`
           : `Call ${code(carrier.entry.symbol)} with ${carrier.named} that ${carrier.pairs.length === 1 ? "passes" : "pass"} the check of ${callee}: it hands ${carrier.pairs.length === 1 ? "it" : "them"} on${unchangedWord(carrier)} to ${callee}, which fails when ${renamed(decidingText ?? avoid, carrier)}, reading ${carrier.pairs.length === 1 ? "it" : "them"} together with ${alsoRead(carrier)}.`);
-        solutions.push(`If what you pass is valid by the docs of ${code(carrier.entry.symbol)}, this points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)}: report it with that input.`);
+        // Note: a check that also reads the value's own state (`self.weights`, set when it was built) may fail for a value built so: valid arguments alone do not make it a bug.
+        solutions.push(framing.readsSelf && !carrier.pairs.some(([own]) => own === "self")
+          ? `The check also reads the state of the value ${code(carrier.entry.symbol)} is called on (set when it was built, its configuration among it): where what you pass is valid by the docs, check how that value was built before taking this for a bug of ${facts.crate === null ? "the crate" : code(facts.crate)}.`
+          : `If what you pass is valid by the docs of ${code(carrier.entry.symbol)}, this points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)}: report it with that input.`);
         tips.push(`Validate what you pass to ${code(carrier.entry.symbol)} where it enters your program.`);
         break;
       }
@@ -1120,12 +1134,18 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
   if (value && steps.length > 0) doc.push(`It is returned when ${steps.join(", then ")}.`);
   const subject = fn === undefined ? "Here" : `In ${code(`fn ${fn.name}`)}`;
   // Note: a variant's text is shown where a value of it is; the functions that build it are where users meet it, if they return it.
-  const makers = value ? [] : (facts.madeIn ?? []);
+  // Note: a `From::from` that builds it runs where `?` converts another error into it: users do not call it by name, and where they meet it is wherever that `?` stands.
+  const allMakers = value ? [] : (facts.madeIn ?? []);
+  const errorType = errorClass === null ? null : errorClass.includes("::") ? errorClass.slice(0, errorClass.lastIndexOf("::")) : errorClass;
+  const intoError = (m: { symbol: string }) => errorType !== null && m.symbol === `${errorType}::from`;
+  const conversions = allMakers.filter(intoError);
+  const makers = allMakers.filter((m) => !intoError(m));
   const makerEntries = [...new Set(makers.flatMap((m) => m.entryPoints))].slice(0, 4);
+  const converted = conversions.length === 0 ? "" : ` ${makers.length === 0 ? "It is" : "It is also"} made by ${list(conversions.map((m) => `${code(m.symbol)} (${code(`${m.path}:${m.line}`)})`))}, a \`From\` conversion: \`?\` calls it on an error of the source type in any function that returns this error, so users meet it in the \`Result\` of such a function, not by calling \`from\` themselves.`;
   const trigger = !value
     ? `Whenever a value of ${shown} is formatted for display (\`{}\`, \`to_string()\`, an error report). ${makers.length === 0
-      ? "Which calls return it is where it is made: the symbol index finds no function outside tests that builds it by name (a macro or a conversion may)."
-      : `The symbol index finds it built in ${list(makers.map((m) => `${code(m.symbol)} (${code(`${m.path}:${m.line}`)})`))}${makerEntries.length === 0 ? ", which no public function is found to reach" : `; users reach ${makers.length === 1 ? "it" : "them"} through ${list(makerEntries.map(code))}`}. Whether what is built there is returned to the caller unchanged is not worked out here.`}`
+      ? conversions.length > 0 ? converted.trim() : "Which calls return it is where it is made: the symbol index finds no function outside tests that builds it by name (a macro or a conversion may)."
+      : `The symbol index finds it built in ${list(makers.map((m) => `${code(m.symbol)} (${code(`${m.path}:${m.line}`)})`))}${makerEntries.length === 0 ? ", which no public function is found to reach" : `; users reach ${makers.length === 1 ? "it" : "them"} through ${list(makerEntries.map(code))}`}. Whether what is built there is returned to the caller unchanged (or built inside a closure that runs later) is not worked out here.${converted}`}`
     : kind === "ok-or"
     ? `${subject}${steps.length > 0 ? `, when ${steps.join(", then ")},` : ""} the \`Option\` before the \`.ok_or\` on line ${line} is \`None\`.`
     : kind === "map-err"
@@ -1148,11 +1168,15 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
     if (sameFunction.length > 0) situations.push(`The same function returns ${sameFunction.length === 1 ? "another catalogued error" : `${sameFunction.length} other catalogued errors`}: ${sameFunction.slice(0, 4).map((p) => quoteMessage(p.message)).join("; ")}${sameFunction.length > 4 ? "; …" : ""}.`);
   }
   const callee = fn === undefined ? "the call" : code(fn.name);
+  // Note: a function users cannot call and no public function is found to reach: "handle it where it is returned" would be advice for the crate's authors.
+  const unreached = value && closure === undefined && fn !== undefined && fn.visibility !== "pub" && !calledByUsers(fn, facts) && reaching.length === 0 && facts.entryPoints !== undefined && facts.entryPoints.length === 0 && !macroCrate && panicker === undefined;
   const at = reaching.length === 0 ? null : `your call of ${list(reaching.map((e) => code(e.symbol)))}, which ${reaching.length === 1 ? "reaches" : "reach"} ${callee} (whether ${reaching.length === 1 ? "it passes" : "they pass"} the error on as it is, map${reaching.length === 1 ? "s" : ""} it into ${reaching.length === 1 ? "an error of its own" : "errors of their own"} or handle${reaching.length === 1 ? "s" : ""} it is not worked out here)`;
   const solutions = macroCrate
     ? ["Change the macro's input (the item it is applied to, its attributes) so that its expansion does not make this error."]
     : panicker !== undefined
     ? [`It reaches your code as a panic of ${code(panicker.symbol)}, not as a \`Result\`: there is no error value to match. Avoid the case${steps.length > 0 ? ` (${steps.join(", then ")})` : ""}${publicCallers(facts)}; the docs quoted above, where there are any, say when it happens.`]
+    : unreached
+    ? [`Users do not call ${callee} (${fn!.visibility === null ? "private" : code(fn!.visibility!)}${facts.callers.length === 0 ? "" : `; called in the crate by ${list(facts.callers.slice(0, 3).map(code))}`}), and the symbol index finds no public function that reaches it: the error goes to the crate's own code, which may handle it there. Where this text does reach your program, it comes in the \`Result\` of a call of yours into ${facts.crate === null ? "the crate" : code(facts.crate)}: handle that \`Result\` (\`match\`, or \`?\`).`]
     : [`Handle the error ${at !== null ? `at ${at}` : makerEntries.length > 0 ? `at your call of ${list(makerEntries.map(code))}, which ${makerEntries.length === 1 ? "reaches" : "reach"} code that builds it (whether the error comes back to you unchanged is not worked out here)` : `where ${value && closure === undefined ? `${callee} returns it` : "it reaches your code"}`}: \`match\` on the \`Result\`, or pass it on with \`?\`; \`unwrap()\` and \`expect()\` turn it into a panic.`];
   if (errorClass !== null && errorClass.includes("::")) solutions.push(`To handle this case apart from the others, match the \`${errorClass.slice(errorClass.lastIndexOf("::") + 2)}\` variant of \`${errorClass.slice(0, errorClass.lastIndexOf("::"))}\`.`);
   // Note: a path condition of branches alone says what a caller can check beforehand; one through a loop or a closure does not.

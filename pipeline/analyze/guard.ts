@@ -9,7 +9,8 @@
  *
  * Note: a `match` arm whose head path differs from every earlier arm's is rendered as
  * `matches!(scrutinee, pattern if …)`; otherwise the arms before it are repeated (answering
- * `false`) so the guard keeps `match`'s first-arm-wins order, `#[cfg]` attributes included.
+ * `false`) so the guard keeps `match`'s first-arm-wins order; no guard is written where an arm carries
+ * a `#[cfg]` (the library's build, which the user's code cannot test).
  * Note: guards read the parameters' entry values; facts list as unchanged only parameters that
  * are neither `mut` nor `&mut` nor rebound by `let` before the site. Interior mutability (`Cell`,
  * `RefCell`) is not visible in the syntax tree: a guard over such a parameter can be wrong.
@@ -152,10 +153,11 @@ function wrapMatch(c: Condition, rest: string, note: Note): string | null {
   if (own !== null && own.every((h) => !taken.has(h))) {
     return inner === "true" ? `matches!(${c.scrutinee}, ${c.pattern})` : `matches!(${c.scrutinee}, ${c.pattern} if ${inner})`;
   }
-  const cfg = (attributes: readonly string[]) => attributes.filter((a) => /^#\s*\[\s*cfg\s*\(/.test(a)).map((a) => `${a} `).join("");
-  const lines = earlier.map((a) => `    ${cfg(a.attributes)}${a.pattern}${a.guard == null ? "" : ` if ${a.guard}`} => false,`);
+  // Note: an arm's `#[cfg]` is the library's build; repeated in a user's guard it would test the user's own crate's features: no guard.
+  if ([...earlier.map((a) => a.attributes), c.attributes ?? []].some((attributes) => attributes.some((a) => /^#\s*\[\s*cfg\s*\(/.test(a)))) return null;
+  const lines = earlier.map((a) => `    ${a.pattern}${a.guard == null ? "" : ` if ${a.guard}`} => false,`);
   const catchAll = c.guard == null && (c.pattern.trim() === "_" || /^[a-z_]\w*$/.test(c.pattern.trim()));
-  lines.push(`    ${cfg(c.attributes ?? [])}${c.pattern}${c.guard == null ? "" : ` if ${c.guard}`} => ${rest},`);
+  lines.push(`    ${c.pattern}${c.guard == null ? "" : ` if ${c.guard}`} => ${rest},`);
   if (!catchAll) lines.push("    _ => false,");
   return `match ${c.scrutinee} {\n${lines.join("\n")}\n}`;
 }

@@ -14,7 +14,7 @@
 import { permalink } from "../build.js";
 import { isDistinctive } from "../message.js";
 import { conditionSource, ERROR_HANDLERS } from "./frame.js";
-import { closureParam, errBinding, formattedNames, lastCall, lastLetValue, receiverKind, valueCalls } from "./rust.js";
+import { closureParam, errBinding, formattedNames, lastCall, lastLetValue, pathCalls, receiverKind, valueCalls } from "./rust.js";
 import type { CheckFirst, Condition, DocQuote, EntryPoint as EntryPointFact, Envelope, Forwarded, Maker, PanickedWith, Reproduction, SiteFacts } from "../schema-types.generated.js";
 import { type PanicTest, recordsExpecting } from "../symbols/tests.js";
 import type { SymbolIndex, SymbolNode } from "../symbols/index.js";
@@ -190,11 +190,9 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
   /** `RecordReach.privateCalls` of a site's facts: the calls of its conditions, by a plain or a `Type::` path, to functions users cannot call. */
   const privateCalls = (facts: SiteFacts): string[] => {
     const found = new Set<string>();
-    for (const c of facts.conditions) {
-      for (const m of conditionSource(c).matchAll(/(?<![.\w:])((?:[A-Z]\w*\s*::\s*)?[a-z_]\w*)\s*(?:::\s*<[^()]*>\s*)?\(/g)) {
-        const key = m[1]!.replace(/\s+/g, "");
-        if (hidden(key)) found.add(key);
-      }
+    // Note: and the `let`s a guard repeats (`let (id, _) = Device::decode_type_id(type_id);`).
+    for (const source of [...facts.conditions.map(conditionSource), ...(facts.function?.lets ?? []), ...(facts.pathLets ?? [])]) {
+      for (const key of pathCalls(source)) if (hidden(key)) found.add(key);
     }
     return [...found].sort();
   };

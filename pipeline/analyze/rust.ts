@@ -477,3 +477,8 @@ export function valueCalls(expr: string): string[] {
   const inner = args !== "" && !/,(?![^()]*\))/.test(args) && /\)\s*(?:\.\s*await)?$/.test(args) ? valueCalls(args.replace(/^&\s*(?:mut\s+)?/, "")) : [];
   return [name, ...inner.filter((n) => n !== name)];
 }
+
+/** The functions `source` calls by a plain or a `Type::` path (`f(…)`, `Type::f(…)`, `f::<T>(…)`), as keys `f` and `Type::f`, in order; method calls (`.f(…)`) and longer paths are not among them. */
+export function pathCalls(source: string): string[] {
+  return [...source.matchAll(/(?<![.\w:])((?:[A-Z]\w*\s*::\s*)?[a-z_]\w*)\s*(?:::\s*<[^()]*>\s*)?\(/g)].map((m) => m[1]!.replace(/\s+/g, ""));
+}
