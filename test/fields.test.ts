@@ -576,3 +576,18 @@ describe("an `.expect` on a value a `?` leaves", () => {
     assert.doesNotMatch(f.documentation, /is None or an Err \(which one/);
   });
 });
+
+describe("a relayed check that also reads the value's own state", () => {
+  // `fn assertions(&self, targets: &Tensor)` with `if let Some(weights) = &self.weights && D > 1 { let w = weights.dims()[0]; assert!(w == t) }`, reached from `Loss::forward`.
+  const assertions = fn({ name: "assertions", line: 138, receiver: "&self", implType: "Loss", params: [{ pattern: "targets", type: "&Tensor" }], lets: ["let dims = targets.dims();"], unchangedParams: ["targets"] });
+  const chain = { kind: "if" as const, line: 146, condition: "let Some(weights) = &self.weights && D > 1", holds: true };
+  const check = { kind: "assert" as const, line: 151, macro: "assert", condition: "w == t" };
+  const forward = { ...entry("Loss::forward", ["Loss::forward", "Loss::assertions"]), carries: [["self", "self"], ["targets", "targets"]] as [string, string][] };
+
+  it("does not call valid arguments a bug: the state it reads through a let chain is the value's", () => {
+    const f = analysisFields("assert", "classes differ", "src/loss.rs", 151, facts(assertions, { conditions: [chain, check], pathLets: ["let t = dims[1];", "let w = weights.dims()[0];"], entryPoints: [forward] }), []);
+    const text = f.solutions.join("\n");
+    assert.match(text, /The check also reads the state of the value `Loss::forward` is called on/);
+    assert.doesNotMatch(text, /If what you pass is valid by the docs of `Loss::forward`, this points to a bug/);
+  });
+});

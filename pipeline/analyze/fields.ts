@@ -858,8 +858,8 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
           ? `Call ${code(carrier.entry.symbol)} with ${carrier.named} for which ${renamed(avoid, carrier)}: it hands ${carrier.pairs.length === 1 ? "it" : "them"} on${unchangedWord(carrier)} to ${callee}, which checks ${carrier.pairs.length === 1 ? "it" : "them"}.`
           : `Call ${code(carrier.entry.symbol)} with ${carrier.named} that ${carrier.pairs.length === 1 ? "passes" : "pass"} the check of ${callee}: it hands ${carrier.pairs.length === 1 ? "it" : "them"} on${unchangedWord(carrier)} to ${callee}, which fails when ${renamed(decidingText ?? avoid, carrier)}, reading ${carrier.pairs.length === 1 ? "it" : "them"} together with ${alsoRead(carrier)}.`);
         // Note: a check that also reads the value's own state (`self.weights`, set when it was built) may fail for a value built so: valid arguments alone do not make it a bug.
-        solutions.push(framing.readsSelf && !carrier.pairs.some(([own]) => own === "self")
-          ? `The check also reads the state of the value ${code(carrier.entry.symbol)} is called on (set when it was built, its configuration among it): where what you pass is valid by the docs, check how that value was built before taking this for a bug of ${facts.crate === null ? "the crate" : code(facts.crate)}.`
+        solutions.push(framing.readsSelf
+          ? `The check also reads the state of the value ${code(carrier.entry.symbol)} is called on (what it was built with, such as its configuration, and what was done to it since): where what you pass is valid by the docs, look there before taking this for a bug of ${facts.crate === null ? "the crate" : code(facts.crate)}.`
           : `If what you pass is valid by the docs of ${code(carrier.entry.symbol)}, this points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)}: report it with that input.`);
         tips.push(`Validate what you pass to ${code(carrier.entry.symbol)} where it enters your program.`);
         break;

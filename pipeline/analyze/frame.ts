@@ -121,6 +121,16 @@ function namesBehind(fn: FunctionFact, facts: SiteFacts, names: readonly string[
   follow(facts.pathLets ?? []);
   for (let i = conditions.length - 1; i >= 0; i--) {
     const c = conditions[i]!;
+    // Note: a let chain (`if let Some(w) = &self.weights && D > 1`) binds as an `if let` does.
+    if (c.kind === "if" || c.kind === "while") {
+      for (const [pattern, value] of letChain(c.condition ?? "")) {
+        const chained = boundNames(pattern);
+        if (!chained.some((b) => pending.has(b))) continue;
+        for (const b of chained) pending.delete(b);
+        for (const r of readNames(value)) pending.add(r);
+      }
+      continue;
+    }
     const binds = c.kind === "match" || c.kind === "for" || c.kind === "if-let" || c.kind === "while-let" || c.kind === "let-else" ? boundNames(c.pattern ?? "") : [];
     if (!binds.some((b) => pending.has(b))) continue;
     for (const b of binds) pending.delete(b);
@@ -128,6 +138,32 @@ function namesBehind(fn: FunctionFact, facts: SiteFacts, names: readonly string[
   }
   follow(fn.lets);
   return new Set([...names, ...pending]);
+}
+
+/**
+ * The `let PATTERN = VALUE` parts of a condition joined by top-level `&&` (a let chain), as
+ * `[pattern, value]` pairs; none for a condition without one.
+ */
+export function letChain(condition: string): [string, string][] {
+  if (!/\blet\b/.test(condition)) return [];
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < condition.length; i++) {
+    const ch = condition[i]!;
+    if (ch === "(" || ch === "[" || ch === "{") depth++;
+    else if (ch === ")" || ch === "]" || ch === "}") depth--;
+    else if (depth === 0 && ch === "&" && condition[i + 1] === "&") {
+      parts.push(condition.slice(start, i));
+      start = i + 2;
+      i++;
+    }
+  }
+  parts.push(condition.slice(start));
+  return parts.flatMap((part): [string, string][] => {
+    const m = /^\s*let\s+([\s\S]*?[^=!<>])=(?![=>])([\s\S]*)$/.exec(part);
+    return m === null ? [] : [[m[1]!.trim(), m[2]!.trim()]];
+  });
 }
 
 /** The configuration fields a condition's source reads. */
