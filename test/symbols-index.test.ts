@@ -412,9 +412,32 @@ describe("the symbol index: a method called on a parameter of a named type", () 
   ];
   const index = indexOf(crate);
 
-  it("resolves it to that type's method, the parameter handed on as its self", () => {
+  it("resolves it to that type's method, the parameter handed on as its self; a value a `let` rebinds is the let's, not the caller's", () => {
     const found = index.entryPoints(node(index, "Options::check")).map((e) => [e.symbol, e.confidence, e.carries.map((c) => c.join("←")).join(",")]);
-    assert.deepEqual(found, [["run", "resolved", "self←options"]]);
+    assert.deepEqual(found.sort(), [["rebound", "resolved", ""], ["run", "resolved", "self←options"]]);
+  });
+});
+
+describe("the symbol index: a method called on a value a `let` binds to a named type", () => {
+  const crate: Source[] = [
+    ["l/src/lib.rs", "l", "", [
+      "pub struct Clock { paused: bool }",
+      "pub struct Sleep;",
+      "impl Clock { pub fn new() -> Clock { Clock { paused: false } } fn pause(&self) { assert!(!self.paused, \"already paused\"); } }",
+      "impl Sleep { fn pause(&self) {} }",
+      "pub fn literal() { let clock = Clock { paused: true }; clock.pause(); }",
+      "pub fn annotated() { let clock: crate::Clock = make(); clock.pause(); }",
+      "pub fn made() -> Result<(), ()> { let mut clock = Clock::new()?; clock.pause(); Ok(()) }",
+      "pub fn unknown() { let clock = Clock::open(); clock.pause(); }",
+      "pub fn shadowed() { let clock = Clock::new(); let clock = other(clock); clock.pause(); }",
+      "fn make() -> Clock { Clock::new() }",
+    ]],
+  ];
+  const index = indexOf(crate);
+
+  it("resolves it to that type's method where the let's annotation, struct literal or `T::new(…)` names the type, and not where its value is any other call", () => {
+    assert.deepEqual(entries(index, "Clock::pause").map(([symbol]) => symbol).sort(), ["annotated", "literal", "made"]);
+    assert.deepEqual(entries(index, "Sleep::pause"), []);
   });
 });
 

@@ -156,6 +156,10 @@ interface Scope {
   /** Of a function's parameters, those whose type is one named type (`options: StftOptions`, `x: &mut Tensor<B>`): that type's name, not one of the type parameters in scope. */
   readonly paramTypes?: ReadonlyMap<string, string>;
   readonly bound?: Set<string>;
+  /** Of a function's own values, those a `let` binds to one named type (`let x: T = …`, `let x = T::new(…);`, `let x = T { … };`), by name; a later `let` or `for` of the name takes it out. */
+  readonly localTypes?: Map<string, string>;
+  /** A function's type parameters and its impl's, which name no type of the workspace. */
+  readonly typeParams?: ReadonlySet<string>;
   readonly passes?: [CallFact, number, string][];
   /** The arguments (`call\0argument`) some call fills with anything but one parameter. */
   readonly mixed?: Set<string>;
@@ -267,7 +271,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       pending.push({ fn: head.expected !== undefined ? { ...fn, body: bodyLines(text, t[j]!.start, t[pair[j]!]!.end) } : fn, calls, passes, makes });
       const byName = new Set(named.filter((x) => x !== ""));
       if (receiver) byName.add("self");
-      stack.push({ kind: "fn", close: pair[j]!, calls, called: new Set(), test, params: byName, ...(paramTypes.size === 0 ? {} : { paramTypes }), bound: new Set(), passes, mixed: new Set(), makes });
+      stack.push({ kind: "fn", close: pair[j]!, calls, called: new Set(), test, params: byName, ...(paramTypes.size === 0 ? {} : { paramTypes }), bound: new Set(), localTypes: new Map(), typeParams: new Set(generics), passes, mixed: new Set(), makes });
       i = j;
       continue;
     }
@@ -343,8 +347,15 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
     if ((tok.text === "let" || tok.text === "for") && next !== undefined) {
       const into = collector();
       if (into?.bound !== undefined) {
-        const name = next.text === "mut" ? t[i + 2] : next;
-        if (name?.kind === "ident") into.bound.add(name.text);
+        const at = next.text === "mut" ? i + 2 : i + 1;
+        const name = t[at];
+        if (name?.kind === "ident") {
+          into.bound.add(name.text);
+          into.localTypes?.delete(name.text);
+          const type = tok.text === "let" ? letType(t, pair, at, into.typeParams ?? new Set()) : null;
+          const named = type === "Self" ? selfType() : type;
+          if (named !== null && named !== undefined) into.localTypes?.set(name.text, named);
+        }
       }
       continue;
     }
@@ -375,7 +386,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
     if (after !== "(" && after !== "!" && after !== "::") continue;
     const into = collector();
     if (into === undefined) continue;
-    const call = callAt(t, i, selfType, aliases, (name) => (into.bound?.has(name) === true ? undefined : into.paramTypes?.get(name)));
+    const call = callAt(t, i, selfType, aliases, (name) => into.localTypes?.get(name) ?? (into.bound?.has(name) === true ? undefined : into.paramTypes?.get(name)));
     // Note: each callee once per function (the index asks who calls whom, not how often).
     if (call !== null && !into.called!.has(call)) {
       into.called!.add(call);
@@ -828,6 +839,33 @@ function variantMade(t: readonly Token[], pair: ArrayLike<number>, i: number, se
 }
 
 /** The last segment of a path starting at `k` (`a::b::C<…>` → `C`). */
+/**
+ * The one named type a `let` binds its name (at `at`) to, by what the statement says of it alone:
+ * its annotation (`let x: &mut m::T<U> = …`), a struct literal (`let x = T { … };`) or `T::new(…)`
+ * / `T::default()`, the whole value, or with `?`, `.unwrap()` or `.expect(…)` after it; `Self`
+ * as written; null for anything else, and for a type parameter in `generics`.
+ */
+function letType(t: readonly Token[], pair: Int32Array, at: number, generics: ReadonlySet<string>): string | null {
+  let k = at + 1;
+  if (t[k]?.text === ":") {
+    k++;
+    while (t[k] !== undefined && (t[k]!.text === "&" || t[k]!.text === "&&" || t[k]!.text === "mut" || t[k]!.kind === "lifetime")) k++;
+    while (t[k]?.kind === "ident" && t[k + 1]?.text === "::" && t[k + 2]?.kind === "ident") k += 2;
+    const type = t[k];
+    const after = t[k + 1]?.text;
+    return type?.kind === "ident" && /^[A-Z]/.test(type.text) && !generics.has(type.text) && (after === "<" || after === "=" || after === ";") ? type.text : null;
+  }
+  if (t[k]?.text !== "=") return null;
+  // The value's path, to its last segment: `T { … }` or `m::T { … }`, `T::new(…)` or `m::T::default()`.
+  let last = k + 1;
+  while (t[last]?.kind === "ident" && t[last + 1]?.text === "::" && t[last + 2]?.kind === "ident") last += 2;
+  const upper = (x: Token | undefined): string | null => (x?.kind === "ident" && /^[A-Z]/.test(x.text) && !generics.has(x.text) ? x.text : null);
+  const ends = (e: number) => t[e]?.text === ";" || (t[e]?.text === "?" && t[e + 1]?.text === ";") || (t[e]?.text === "." && (t[e + 1]?.text === "unwrap" || t[e + 1]?.text === "expect") && t[e + 2]?.text === "(" && t[pair[e + 2]! + 1]?.text === ";");
+  if (t[last + 1]?.text === "{") return t[pair[last + 1]! + 1]?.text === ";" ? upper(t[last]) : null;
+  if (last >= k + 3 && (t[last]!.text === "new" || t[last]!.text === "default") && t[last + 1]?.text === "(") return ends(pair[last + 1]! + 1) ? upper(t[last - 2]) : null;
+  return null;
+}
+
 function lastSegment(t: readonly Token[], k: number): string {
   let last = t[k]!.text;
   while (t[k + 1]?.text === "::" && t[k + 2]?.kind === "ident") {
@@ -854,6 +892,8 @@ function paramsOf(t: readonly Token[], pair: Int32Array, open: number, receiver:
     const name = t[a]!.text;
     let k = a + 2;
     while (k < to && (t[k]!.text === "&" || t[k]!.text === "&&" || t[k]!.text === "mut" || t[k]!.kind === "lifetime")) k++;
+    // Note: a type named by its path (`crate::store::ModuleRecord`) is its last segment.
+    while (k + 2 < to && t[k]!.kind === "ident" && t[k + 1]!.text === "::" && t[k + 2]!.kind === "ident") k += 2;
     const type = t[k];
     if (type?.kind === "ident" && /^[A-Z]/.test(type.text) && !generics.has(type.text) && type.text !== "Self" && (k + 1 >= to || t[k + 1]!.text === "<")) types.set(name, type.text);
     return name;
