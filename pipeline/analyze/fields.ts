@@ -25,7 +25,7 @@ import { withoutValues } from "../message.js";
 import { errorTypeOf } from "../sources/returned.js";
 import { generateGuards, type Guards, NO_GUARDS } from "./guard.js";
 import { calledByUsers, conditionSource, frameOf, type Frame, type Framing, ERROR_HANDLERS, errorArm, isCatchAll, isDrop } from "./frame.js";
-import { boundNames, declaredKind, genericNames, isCopyType, settingsRead, singleName, headPaths, lastCall, letValue, lex, passesSelf, pathCalls, readNames, receiverKind, rustString, stdFailure, typeNames } from "./rust.js";
+import { boundNames, declaredKind, genericNames, isCopyType, settingsRead, singleName, headPaths, lastCall, letValue, lex, passesSelf, pathCalls, splitTopLevel, readNames, receiverKind, rustString, stdFailure, typeNames } from "./rust.js";
 import { isStrLiteral } from "../tokens.js";
 import { type OwnWords, withOwnWords } from "./words.js";
 import { type PlaceFacts, withPlace } from "../workspace/place.js";
@@ -1023,17 +1023,7 @@ function takesText(returnType: string | null): boolean {
 
 /** The top-level arguments of a type's `<…>` (commas inside nested brackets left alone). */
 function splitTypeArgs(inner: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < inner.length; i++) {
-    const c = inner[i]!;
-    if (c === "<" || c === "(" || c === "[") depth++;
-    else if ((c === ">" && inner[i - 1] !== "-") || c === ")" || c === "]") depth--;
-    else if (c === "," && depth === 0) (out.push(inner.slice(start, i).trim()), (start = i + 1));
-  }
-  out.push(inner.slice(start).trim());
-  return out.filter((a) => a !== "");
+  return splitTopLevel(inner, ",", true).map((a) => a.trim()).filter((a) => a !== "");
 }
 
 /** How a returned error's text comes to be, by site kind. */

@@ -9,7 +9,7 @@
  * parameters (transitively); nothing here resolves types.
  */
 import type { Condition, FunctionFact, RecordFacts, SiteFacts, SiteKind } from "../schema-types.generated.js";
-import { boundNames, genericNames, lex, mayHaveEffects, passesSelf, readNames, typeNames } from "./rust.js";
+import { boundNames, genericNames, lex, mayHaveEffects, passesSelf, readNames, splitTopLevel, typeNames } from "./rust.js";
 
 /**
  * How a record is framed:
@@ -146,20 +146,7 @@ function namesBehind(fn: FunctionFact, facts: SiteFacts, names: readonly string[
  */
 export function letChain(condition: string): [string, string][] {
   if (!/\blet\b/.test(condition)) return [];
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < condition.length; i++) {
-    const ch = condition[i]!;
-    if (ch === "(" || ch === "[" || ch === "{") depth++;
-    else if (ch === ")" || ch === "]" || ch === "}") depth--;
-    else if (depth === 0 && ch === "&" && condition[i + 1] === "&") {
-      parts.push(condition.slice(start, i));
-      start = i + 2;
-      i++;
-    }
-  }
-  parts.push(condition.slice(start));
+  const parts = splitTopLevel(condition, "&&", false);
   return parts.flatMap((part): [string, string][] => {
     const m = /^\s*let\s+([\s\S]*?[^=!<>])=(?![=>])([\s\S]*)$/.exec(part);
     return m === null ? [] : [[m[1]!.trim(), m[2]!.trim()]];

@@ -482,3 +482,25 @@ export function valueCalls(expr: string): string[] {
 export function pathCalls(source: string): string[] {
   return [...source.matchAll(/(?<![.\w:])((?:[A-Z]\w*\s*::\s*)?[a-z_]\w*)\s*(?:::\s*<[^()]*>\s*)?\(/g)].map((m) => m[1]!.replace(/\s+/g, ""));
 }
+
+/**
+ * `text` cut at each `separator` outside brackets (`(`, `[`, `{`, and `<` `>` where `angles`:
+ * a type's arguments; `->` is no bracket), the parts as written, untrimmed.
+ */
+export function splitTopLevel(text: string, separator: string, angles: boolean): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "(" || c === "[" || c === "{" || (angles && c === "<")) depth++;
+    else if (c === ")" || c === "]" || c === "}" || (angles && c === ">" && text[i - 1] !== "-")) depth--;
+    else if (depth === 0 && text.startsWith(separator, i)) {
+      out.push(text.slice(start, i));
+      start = i + separator.length;
+      i += separator.length - 1;
+    }
+  }
+  out.push(text.slice(start));
+  return out;
+}
