@@ -591,3 +591,16 @@ describe("a relayed check that also reads the value's own state", () => {
     assert.doesNotMatch(text, /If what you pass is valid by the docs of `Loss::forward`, this points to a bug/);
   });
 });
+
+describe("a debug assertion's gate", () => {
+  it("is when its check runs, not when it is compiled", () => {
+    const kernel = fn({ name: "argsort", line: 370, visibility: "pub", params: [{ pattern: "data", type: "&[f32]" }], unchangedParams: ["data"] });
+    const check = { kind: "assert" as const, line: 376, macro: "debug_assert_eq", left: "data.len()", right: "4" };
+    const f = analysisFields("debug-assert-eq", "length mismatch", "src/sort.rs", 376, facts(kernel, { conditions: [check], gates: ["debug_assertions"], entryPoints: [entry("argsort", ["argsort"])] }), []);
+    assert.doesNotMatch(f.documentation, /compiled only with `debug_assertions`/);
+    assert.match(f.documentation, /Its check runs only in builds with `debug_assertions` on \(debug builds, by default\): a release build skips it\./);
+    assert.match(f.commonSituations, /^Not behind any `#\[cfg\]`: present in every build\. Its check runs only in builds with `debug_assertions` on/);
+    const gated = analysisFields("debug-assert-eq", "length mismatch", "src/sort.rs", 376, facts(kernel, { conditions: [check], gates: ['feature = "simd"', "debug_assertions"], entryPoints: [entry("argsort", ["argsort"])] }), []);
+    assert.match(gated.documentation, /, compiled only with `feature = "simd"`\. Its check runs only/);
+  });
+});

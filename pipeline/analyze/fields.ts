@@ -732,7 +732,10 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
   const label = labelOf(kind, source);
   const who = fn === undefined ? null : code(nameOf(fn));
   const fnName = fn === undefined ? null : code(`fn ${fn.name}`);
-  const gates = gatesText(facts.gates);
+  // Note: a `debug_assert*` is compiled in every build and checks only where `debug_assertions` is on (the last gate its rule adds): that gate is when it runs, not when it is compiled.
+  const debugRun = RULES.some((r) => r.id === kind && r.debugOnly) && facts.gates.at(-1) === "debug_assertions";
+  const gates = gatesText(debugRun ? facts.gates.slice(0, -1) : facts.gates);
+  const runsOnly = debugRun ? " Its check runs only in builds with `debug_assertions` on (debug builds, by default): a release build skips it." : "";
   const steps = facts.conditions.map((c) => describeCondition(c, facts));
   const deciding = framing.deciding.map((c) => describeCondition(c, facts));
   const inputs = inputsOf(framing, fn);
@@ -753,7 +756,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
 
   // documentation
   const place = placePhrase(facts, path, line);
-  const doc: string[] = [`${label} ${place}${compiledOnly(gates)}.`];
+  const doc: string[] = [`${label} ${place}${compiledOnly(gates)}.${runsOnly}`];
   doc.push(...onlyHoles(message), ...forwardedSentences(facts, message));
   if (kind === "todo") doc.push("`todo!` marks code that is not written yet: reaching it always panics.");
   if (kind === "unimplemented" && framing.frame === "missing") doc.push("`unimplemented!` marks a path the code does not implement: reaching it always panics.");
@@ -795,7 +798,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
   const trigger = facts.forwards === undefined ? pathTrigger : `${pathTrigger} The error it formats is then one of those found: ${list(facts.forwards.errors.map((e) => quoteMessage(e.message)))}.`;
 
   // commonSituations
-  const situations: string[] = [buildsSentence(gates), ...reachSentences(fn, facts)];
+  const situations: string[] = [`${buildsSentence(gates)}${runsOnly}`, ...reachSentences(fn, facts)];
   // Note: a drop that tests `panicking()` on the way raises nothing while another panic unwinds.
   if (isDrop(fn) && !facts.conditions.some((c) => /\bpanicking\s*\(\s*\)/.test(describeCondition(c, facts)))) situations.push("It runs in `Drop::drop`: a value dropped while another panic unwinds makes this one abort the process.");
   if (sameFunction.length > 0) situations.push(`The same function raises ${sameFunction.length === 1 ? "another catalogued panic" : `${sameFunction.length} other catalogued panics`}: ${sameFunction.slice(0, 4).map((p) => quoteMessage(p.message)).join("; ")}${sameFunction.length > 4 ? "; …" : ""}.`);
