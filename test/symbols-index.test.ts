@@ -491,3 +491,23 @@ describe("the symbol index: a function a parent module re-exports by name, calle
     assert.deepEqual(index.entryPoints(node(index, "parse")).map((e) => [e.via.join(" → "), e.confidence]), [["connect → parse", "resolved"]]);
   });
 });
+
+describe("the symbol index: a function named alone as a call's argument", () => {
+  const crate: Source[] = [
+    ["g/src/lib.rs", "g", "", [
+      "fn init() -> u8 { panic!(\"cannot init\") }",
+      "fn fallback() -> u8 { panic!(\"no fallback\") }",
+      "pub fn once() -> u8 { CELL.get_or_init(init) }",
+      "pub fn value(x: Option<u8>) -> u8 { x.unwrap_or_else(fallback) }",
+      "pub fn local(x: Option<u8>) -> u8 { let init = || 1; x.unwrap_or_else(init) }",
+      "pub fn param(x: Option<u8>, fallback: fn() -> u8) -> u8 { x.unwrap_or_else(fallback) }",
+      "pub fn built() -> Option<u8> { Some(fallback) .map(|f| 1) }",
+    ]],
+  ];
+  const index = indexOf(crate);
+
+  it("counts as a call of that function, unless a parameter or a `let` of the caller has the name, or a constructor takes it", () => {
+    assert.deepEqual(entries(index, "init").map(([symbol]) => symbol), ["once"]);
+    assert.deepEqual(entries(index, "fallback").map(([symbol]) => symbol), ["value"]);
+  });
+});

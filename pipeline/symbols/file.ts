@@ -383,6 +383,16 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       if (into?.called !== undefined && !into.called.has(key)) (into.called.add(key), into.calls!.push(key));
       continue;
     }
+    // Note: a function named alone as a call's argument (`.unwrap_or_else(num_cpus)`, `spawn(worker)`) is one the callee may call: `&name` too, unless the name is a parameter or a `let`'s.
+    if ((after === "," || after === ")") && (t[i - 1]?.text === "(" || t[i - 1]?.text === ",") && /^[a-z_]\w*$/.test(tok.text) && !KEYWORDS.has(tok.text) && tok.text !== "self") {
+      const into = collector();
+      const open = enclosingOpen(t, pair, i);
+      if (into?.called !== undefined && open > 0 && t[open]!.text === "(" && t[open - 1]!.kind === "ident" && /^[a-z_]/.test(t[open - 1]!.text) && !KEYWORDS.has(t[open - 1]!.text) && into.params?.has(tok.text) !== true && into.bound?.has(tok.text) !== true) {
+        const key = `&${tok.text}`;
+        if (!into.called.has(key)) (into.called.add(key), into.calls!.push(key));
+      }
+      continue;
+    }
     if (after !== "(" && after !== "!" && after !== "::") continue;
     const into = collector();
     if (into === undefined) continue;
@@ -405,6 +415,15 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
 }
 
 /** True when the token at `i` stands in the group opened at `open` itself, not in a group nested in it. */
+/** The open delimiter around token `i` (brackets between read through with `pair`), or -1 at the top. */
+function enclosingOpen(t: readonly Token[], pair: Int32Array, i: number): number {
+  for (let k = i - 1; k >= 0; k--) {
+    if (t[k]!.kind === "close") k = pair[k]!;
+    else if (t[k]!.kind === "open") return k;
+  }
+  return -1;
+}
+
 function atLevel(t: readonly Token[], open: number, i: number): boolean {
   let depth = 0;
   for (let k = i - 1; k > open; k--) {
