@@ -617,6 +617,8 @@ export interface Maker {
   line: number;
   /** The public functions that reach it (itself first when it is one), as `facts.entryPoints` names them, at most three. */
   entryPoints: string[];
+  /** True when it returns `Self` or its own type (`Error::custom`): it gives the error value itself, no `Result`; absent otherwise. */
+  constructs?: true;
 }
 
 /** A public function a user calls that reaches the record's site, with the shortest call path the symbol index finds. */

@@ -604,3 +604,39 @@ describe("a debug assertion's gate", () => {
     assert.match(gated.documentation, /, compiled only with `feature = "simd"`\. Its check runs only/);
   });
 });
+
+describe("advice that fits where the panic happens", () => {
+  it("gives a proc macro's invariant no backtrace or `cargo expand` advice: rustc prints neither for it", () => {
+    const expand = fn({ name: "expand", line: 5, visibility: "pub", params: [{ pattern: "input", type: "DeriveInput" }], unchangedParams: ["input"] });
+    const arm = { kind: "match" as const, line: 6, scrutinee: "input.data", pattern: "_", guard: null, attributes: [], earlierArms: [{ pattern: "Data::Struct(s)", guard: null, attributes: [] }] };
+    const f = analysisFields("unreachable", "internal error: entered unreachable code", "derive/src/lib.rs", 8, facts(expand, { crateKind: "proc-macro", conditions: [arm], entryPoints: [entry("expand", ["expand"])] }), []);
+    assert.doesNotMatch([...f.solutions, ...f.preventionTips].join("\n"), /Run with `RUST_BACKTRACE=1`|run with `RUST_BACKTRACE=1`|read the expanded code/);
+    assert.match(f.preventionTips.join("\n"), /rustc's error points at the item the macro is applied to/);
+    const runtime = analysisFields("unreachable", "internal error: entered unreachable code", "src/lib.rs", 8, facts(expand, { conditions: [arm], entryPoints: [entry("expand", ["expand"])] }), []);
+    assert.match(runtime.preventionTips.join("\n"), /RUST_BACKTRACE=1/);
+  });
+
+  it("does not tell the owner of `Drop::drop` to return an error", () => {
+    const drop = fn({ name: "drop", line: 350, receiver: "&mut self", implType: "Guard", implTrait: "Drop" });
+    const check = { kind: "assert" as const, line: 356, macro: "assert", condition: "self.count == 0" };
+    const f = analysisFields("assert", "guard dropped with work left", "src/guard.rs", 356, facts(drop, { conditions: [check], entryPoints: [] }), []);
+    assert.doesNotMatch(f.solutions.join("\n"), /return an error the caller can handle/);
+  });
+
+  it("says one arm before a match arm as that arm, and leaves a debug assertion's gate out of the build tips", () => {
+    const get = fn({ name: "get", line: 10, visibility: "pub", params: [{ pattern: "x", type: "Option<u8>" }], unchangedParams: ["x"] });
+    const arm = { kind: "match" as const, line: 11, scrutinee: "x", pattern: "Some(v)", guard: "v > 3", attributes: [], earlierArms: [{ pattern: "Some(0)", guard: null, attributes: [] }] };
+    const f = analysisFields("panic", "too big", "src/get.rs", 12, facts(get, { conditions: [arm], entryPoints: [entry("get", ["get"])] }), []);
+    assert.match(f.triggerScenarios, /matches `Some\(v\)` and `v > 3` holds and not the arm before it/);
+    const check = { kind: "assert" as const, line: 11, macro: "debug_assert", condition: "x.is_some()" };
+    const d = analysisFields("debug-assert", "assertion failed: x.is_some()", "src/get.rs", 11, facts(get, { conditions: [check], gates: ["debug_assertions"], entryPoints: [entry("get", ["get"])] }), []);
+    assert.doesNotMatch(d.preventionTips.join("\n"), /Know which of `debug_assertions`/);
+  });
+
+  it("does not send users to call a maker that returns the error itself for a `Result`, but to the functions that reach it", () => {
+    const fmt = fn({ name: "fmt", line: 30, receiver: "&self", implType: "Error", implTrait: "fmt::Display", params: [{ pattern: "f", type: "&mut fmt::Formatter<'_>" }], returnType: "fmt::Result" });
+    const f = analysisFields("display-impl", "{}", "src/error.rs", 33, facts(fmt, { madeIn: [{ symbol: "Error::custom", path: "src/error.rs", line: 52, entryPoints: ["Error::custom", "Data::as_slice"], constructs: true }] }), [], "Error::Custom");
+    assert.match(f.solutions[0]!, /^Handle the error at your call of `Data::as_slice`, which reaches code that builds it/);
+    assert.match(f.triggerScenarios, /`Error::custom` gives the error value itself \(it returns `Self`, not a `Result`\)/);
+  });
+});

@@ -511,3 +511,10 @@ describe("the symbol index: a function named alone as a call's argument", () => 
     assert.deepEqual(entries(index, "fallback").map(([symbol]) => symbol), ["value"]);
   });
 });
+
+describe("the symbol pass: what a function returns by its head", () => {
+  it("tells `Self` or its impl's own type from Option, Result and the rest", () => {
+    const symbols = indexFile(["pub enum Error { Custom }", "impl Error {", "  pub fn custom(m: &str) -> Self { Error::Custom }", "  pub fn named() -> Error { Error::Custom }", "  pub fn generic() -> Error<u8> { todo!() }", "  pub fn parse(m: &str) -> Result<Self, Error> { Ok(Error::Custom) }", "  pub fn none(&self) {}", "}"].join("\n"));
+    assert.deepEqual(symbols.functions.map((f) => [f.name, f.returns ?? null]), [["custom", "self"], ["named", "self"], ["generic", null], ["parse", "result"], ["none", null]]);
+  });
+});

@@ -105,7 +105,7 @@ export function describeCondition(c: Condition, facts: SiteFacts | null = null):
       const own = headPaths(c.pattern ?? "");
       const taken = new Set(earlier.flatMap((a) => headPaths(a.pattern) ?? ["\0"]));
       const exclusive = own !== null && own.every((h) => !taken.has(h));
-      return `${scrutinee} matches ${code(c.pattern ?? "")}${guard}${exclusive || earlier.length === 0 ? "" : ` and none of the ${earlier.length} arms before it`}`;
+      return `${scrutinee} matches ${code(c.pattern ?? "")}${guard}${exclusive || earlier.length === 0 ? "" : earlier.length === 1 ? " and not the arm before it" : ` and none of the ${earlier.length} arms before it`}`;
     }
     case "if":
       return `${code(c.condition ?? "")} is ${c.holds === false ? "false" : "true"}`;
@@ -276,6 +276,19 @@ const QUOTING: ReadonlySet<string> = new Set(["quote", "quote_spanned", "parse_q
 function withoutCatchUnwind(solution: string): string {
   if (!solution.includes("catch_unwind")) return solution;
   return "Change the macro's input (the item it is applied to, its attributes) so that expansion does not reach the panic; a proc macro's panic cannot be caught by the crate that uses it.";
+}
+
+/** Advice that needs the panic's place at run time: a backtrace, or the expanded code. */
+const RUN_TIME_TRACE = /RUST_BACKTRACE|cargo expand/;
+
+/**
+ * A solution or tip of a proc macro's panic without advice to read a backtrace or the expanded code: the
+ * panic happens while rustc expands the macro, which prints no backtrace on stable (only nightly's
+ * `-Z proc-macro-backtrace` does) and no expansion (it stops at the same panic).
+ */
+function withoutRunTimeTrace(solution: string): string {
+  if (!RUN_TIME_TRACE.test(solution)) return solution;
+  return "rustc's error points at the item the macro is applied to and shows the panic's message as its help line, not where in the macro it panicked (stable rustc prints no backtrace for it, and `cargo expand` stops at the same panic): what to change is that item or its attributes.";
 }
 
 const CLASS: Record<Frame, string> = {
@@ -843,7 +856,8 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
         break;
       }
       solutions.push(`This points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)} or a use of it that it does not foresee${decidingText === null ? "" : ` (the code holds that ${kind.includes("assert") ? assertion(last!) : `${decidingText} does not happen`})`}: report it with the calls that led here.`);
-      solutions.push("If you own the code, find which caller or earlier step breaks that assumption and fix it there; if the state is reachable on purpose, return an error the caller can handle.");
+      // Note: `Drop::drop` has no caller to return an error to.
+      solutions.push(isDrop(fn) ? "If you own the code, find which caller or earlier step breaks that assumption and fix it there; `Drop::drop` cannot return an error, so a state reachable on purpose is to be handled before the value is dropped (a method users call first, as `File::sync_all` is to dropping a `File`)." : "If you own the code, find which caller or earlier step breaks that assumption and fix it there; if the state is reachable on purpose, return an error the caller can handle.");
       tips.push("Run with `RUST_BACKTRACE=1` when it fires and keep the backtrace: it shows the calls that led to the state the code holds impossible, which is what a report needs.");
       break;
     case "internal":
@@ -929,7 +943,8 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
       break;
   }
   if (settings !== null && settings.envs.length > 0) tips.push(`Set ${list(settings.envs.map(code))} only to values documented for ${facts.crate === null ? "the crate" : code(facts.crate)}, and check ${settings.envs.length === 1 ? "it" : "them"} where your program starts.`);
-  const buildFeatures = [...facts.gates, ...(settings?.features ?? []).map(([f]) => `feature = "${f}"`)];
+  // Note: a debug assertion's `debug_assertions` is when it checks, said in the documentation, not a build option to know.
+  const buildFeatures = [...(debugRun ? facts.gates.slice(0, -1) : facts.gates), ...(settings?.features ?? []).map(([f]) => `feature = "${f}"`)];
   if (buildFeatures.length > 0) tips.push(`Know which of ${gatesText([...new Set(buildFeatures)])} your build enables.`);
 
   const exampleFix = exampleFixOf(kind, message, framing, guards, facts);
@@ -968,7 +983,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
     documentation: doc.join(" "),
     triggerScenarios: trigger,
     commonSituations: situations.join(" "),
-    solutions: procMacro ? solutions.map(withoutCatchUnwind) : solutions,
+    solutions: procMacro ? [...new Set(solutions.map(withoutCatchUnwind).map(withoutRunTimeTrace))] : solutions,
     exampleFix,
     // Note: a proc macro's panic ends its user's build: the macro's input is what to change, nothing catches it.
     handlingStrategy: procMacro && strategy === "catch-unwind" ? "validate-input" : strategy,
@@ -976,7 +991,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
     typeGuard: guards.typeGuard,
     // Note: a proc macro's panic ends the user's compilation: there is no caller to catch it.
     tryCatchPattern: procMacro ? null : tryCatchPattern,
-    preventionTips: tips,
+    preventionTips: procMacro ? [...new Set(tips.map(withoutRunTimeTrace))] : tips,
     tags: [...new Set(tags)],
     backgroundTag: backgroundOf(kind, strategy, framing, facts),
   };
@@ -1133,12 +1148,16 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
   const intoError = (m: { symbol: string }) => errorType !== null && m.symbol === `${errorType}::from`;
   const conversions = allMakers.filter(intoError);
   const makers = allMakers.filter((m) => !intoError(m));
-  const makerEntries = [...new Set(makers.flatMap((m) => m.entryPoints))].slice(0, 4);
+  // Note: a maker that gives the error value itself (`fn custom(msg) -> Self`) is where the value is made, not a call whose `Result` carries it.
+  const reachEntries = [...new Set(makers.flatMap((m) => m.entryPoints))].slice(0, 4);
+  const makerEntries = [...new Set(makers.flatMap((m) => (m.constructs === true ? m.entryPoints.filter((e) => e !== m.symbol) : m.entryPoints)))].slice(0, 4);
+  const constructors = [...new Map(makers.filter((m) => m.constructs === true).map((m) => [m.symbol, m])).values()];
+  const constructed = constructors.length === 0 ? "" : ` ${list(constructors.map((m) => code(m.symbol)))} ${constructors.length === 1 ? "gives" : "give"} the error value itself (${constructors.length === 1 ? "it returns" : "they return"} \`Self\`, not a \`Result\`): a call of ${constructors.length === 1 ? "it" : "them"} makes the value, and the code that calls ${constructors.length === 1 ? "it" : "them"} returns or uses it.`;
   const converted = conversions.length === 0 ? "" : ` ${makers.length === 0 ? "It is" : "It is also"} made by ${list(conversions.map((m) => `${code(m.symbol)} (${code(`${m.path}:${m.line}`)})`))}, a \`From\` conversion: \`?\` calls it on an error of the source type in any function that returns this error, so users meet it in the \`Result\` of such a function, not by calling \`from\` themselves.`;
   const trigger = !value
     ? `Whenever a value of ${shown} is formatted for display (\`{}\`, \`to_string()\`, an error report). ${makers.length === 0
       ? conversions.length > 0 ? converted.trim() : "Which calls return it is where it is made: the symbol index finds no function outside tests that builds it by name (a macro or a conversion may)."
-      : `The symbol index finds it built in ${list(makers.map((m) => `${code(m.symbol)} (${code(`${m.path}:${m.line}`)})`))}${makerEntries.length === 0 ? ", which no public function is found to reach" : `; users reach ${makers.length === 1 ? "it" : "them"} through ${list(makerEntries.map(code))}`}. Whether what is built there is returned to the caller unchanged (or built inside a closure that runs later) is not worked out here.${converted}`}`
+      : `The symbol index finds it built in ${list(makers.map((m) => `${code(m.symbol)} (${code(`${m.path}:${m.line}`)})`))}${reachEntries.length === 0 ? ", which no public function is found to reach" : `; users reach ${makers.length === 1 ? "it" : "them"} through ${list(reachEntries.map(code))}`}. Whether what is built there is returned to the caller unchanged (or built inside a closure that runs later) is not worked out here.${constructed}${converted}`}`
     : kind === "ok-or"
     ? `${subject}${steps.length > 0 ? `, when ${steps.join(", then ")},` : ""} the \`Option\` before the \`.ok_or\` on line ${line} is \`None\`.`
     : kind === "map-err"

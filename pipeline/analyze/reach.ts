@@ -146,7 +146,7 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
       for (const n of index.nodes) {
         if (n.fn === null || n.test) continue;
         const known = returnsByName.get(n.fn.name);
-        const here = n.fn.returns ?? null;
+        const here = n.fn.returns === "option" || n.fn.returns === "result" ? n.fn.returns : null;
         returnsByName.set(n.fn.name, known === undefined ? here : known === here ? known : null);
       }
     }
@@ -172,7 +172,7 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
     // Note: a record's sites may be several types' texts (the same words in `oneshot::error::RecvError` and `watch::error::RecvError`): each site's type by its own file.
     const nodes = new Map<number, SymbolNode>();
     for (const path of new Set(e.occurrences.map((o) => o.filePath))) for (const n of index.makersOf(variant, path)) nodes.set(n.id, n);
-    return [...nodes.values()].slice(0, MAX_MAKERS).map((n) => ({ symbol: n.symbol, path: n.path, line: n.line, entryPoints: entriesOf(n).slice(0, MAX_MAKER_ENTRIES).map((x) => x.symbol) }));
+    return [...nodes.values()].slice(0, MAX_MAKERS).map((n) => ({ symbol: n.symbol, path: n.path, line: n.line, entryPoints: entriesOf(n).slice(0, MAX_MAKER_ENTRIES).map((x) => x.symbol), ...(n.fn?.returns === "self" ? { constructs: true as const } : {}) }));
   };
   // Whether every function of each key (`name` of a free function, `Type::name` of a method) outside test code is out of users' reach.
   let hiddenByKey: Map<string, boolean> | null = null;

@@ -46,8 +46,8 @@ export interface FunctionSymbol {
   readonly trait: string | null;
   /** True for an item of a `trait` block (a default method or a declaration); absent in an `impl` block, even one of a trait for a type of the same name (`impl ser::Error for Error`). */
   readonly inTrait?: true;
-  /** What its return type is by its head: `option` (`Option<…>`), `result` (`Result<…>`, `io::Result<…>`, any path ending in `Result`); absent for others and for none. */
-  readonly returns?: "option" | "result";
+  /** What its return type is by its head: `option` (`Option<…>`), `result` (`Result<…>`, `io::Result<…>`, any path ending in `Result`), `self` (`Self`, or its impl's type by name); absent for others and for none. */
+  readonly returns?: "option" | "result" | "self";
   /** Of an `impl a::Trait for Type` block's trait path, the module segment before the trait's name (`ser` of `ser::Error`); absent for a one-segment path. */
   readonly traitModule?: string;
   /** `pub`, `pub(crate)`, `pub(super)`, … as written; null for none. */
@@ -246,7 +246,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
         trait: ownerScope?.trait ?? null,
         ...(ownerScope?.kind === "trait" ? { inTrait: true as const } : {}),
         ...(ownerScope?.traitModule === undefined ? {} : { traitModule: ownerScope.traitModule }),
-        ...returnsOf(t, pair, i + 2, j),
+        ...returnsOf(t, pair, i + 2, j, ownerScope?.owner ?? null),
         // Note: a trait's methods take the trait's visibility.
         visibility: ownerScope?.kind === "trait" ? (ownerScope.visibility ?? null) : head.visibility,
         receiver,
@@ -677,7 +677,7 @@ function docDetails(lines: readonly string[], summaryLines: number): string | nu
 }
 
 /** `FunctionSymbol.returns` of a `fn` header whose tokens after the name run from `from` to `to` (its body's `{` or its `;`). */
-function returnsOf(t: readonly Token[], pair: Int32Array, from: number, to: number): { returns?: "option" | "result" } {
+function returnsOf(t: readonly Token[], pair: Int32Array, from: number, to: number, owner: string | null): { returns?: "option" | "result" | "self" } {
   let k = from;
   while (k < to && t[k]!.text !== "->") k = t[k]!.kind === "open" ? pair[k]! + 1 : k + 1;
   if (k >= to) return {};
@@ -687,6 +687,7 @@ function returnsOf(t: readonly Token[], pair: Int32Array, from: number, to: numb
     if (x.kind === "ident" && x.text !== "where") head = x.text;
     else if (x.text !== "::") break;
   }
+  if (head !== null && (head === "Self" || head === owner) && (t[k]?.text === "{" || t[k]?.text === ";" || t[k]?.text === "where" || k >= to)) return { returns: "self" };
   const returns = head === null ? null : optionOrResult(head);
   return returns === null ? {} : { returns };
 }
