@@ -462,6 +462,8 @@ export interface FunctionFact {
   traitName: string | null;
   /** Names of the parameters that hold their entry value where the site is: not `mut`, not `&mut`, not rebound by `let` between the entry and the site. Generated guards read only these. */
   unchangedParams: string[];
+  /** Names the body binds with `let mut` at its top level before the site (`lets` leaves those statements out): the function may change them after, with values not read here. Absent when none. */
+  mutableLets?: string[];
 }
 
 /** One parameter of a function. */

@@ -137,6 +137,11 @@ describe("golden facts and fields", () => {
     assert.match(at(35).documentation!, /The code's comment on it says: “special case elsewhere”/);
     // The other site writes the message with other holes: its owner is still found.
     assert.match(at(45).commonSituations!, /The catalog finds the same message at one other site too: `dims` \(`crates\/fixture\/src\/reading\.rs:52`\)/);
+    // `offset` is bound by `let mut` and grows from `indices` and `strides` in the loop: no "no parameter" claim.
+    const offset = cases.find((c) => c.name === "reading")!.envelopes.find((x) => x.record.lineNumber === 60)!;
+    assert.deepEqual(offset.facts!.function?.mutableLets, ["offset"]);
+    assert.doesNotMatch(offset.record.documentation!, /No parameter/);
+    assert.match(offset.record.documentation!, /It reads `offset`, which the function binds with `let mut`/);
   });
 
   it("the frames fixture is told in the words of what each check tests", () => {

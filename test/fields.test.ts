@@ -640,3 +640,22 @@ describe("advice that fits where the panic happens", () => {
     assert.match(f.triggerScenarios, /`Error::custom` gives the error value itself \(it returns `Self`, not a `Result`\)/);
   });
 });
+
+describe("a check of values the function computes as it goes", () => {
+  it("does not call a value bound by `let mut` an assumption no parameter decides", () => {
+    const index = fn({ name: "index", line: 310, visibility: "pub", receiver: "&self", implType: "Layout", params: [{ pattern: "indices", type: "&[usize]" }], unchangedParams: ["indices"], mutableLets: ["offset"] });
+    const check = { kind: "assert" as const, line: 316, macro: "debug_assert", condition: "offset >= 0" };
+    const f = analysisFields("debug-assert", "index: negative offset", "src/layout.rs", 316, facts(index, { conditions: [check], gates: ["debug_assertions"], entryPoints: [entry("Layout::index", ["Layout::index"])] }), []);
+    assert.doesNotMatch(f.documentation, /No parameter of `Layout::index` is seen in the check/);
+    assert.match(f.documentation, /It reads `offset`, which the function binds with `let mut` and may change after with values not read here/);
+    assert.match(f.solutions[0]!, /^Check what you pass to `Layout::index` against its docs first/);
+  });
+
+  it("reads a parameter through `unwrap()`: a panicking method asks the world nothing", () => {
+    const run = fn({ name: "copy_run", line: 569, visibility: "pub", params: [{ pattern: "strides", type: "&[isize]" }], unchangedParams: ["strides"] });
+    const check = { kind: "assert" as const, line: 577, macro: "debug_assert_eq", left: "*strides.last().unwrap()", right: "1" };
+    const f = analysisFields("debug-assert-eq", "assertion `left == right` failed", "src/tensor.rs", 577, facts(run, { conditions: [check], gates: ["debug_assertions"], entryPoints: [entry("copy_run", ["copy_run"])] }), []);
+    assert.doesNotMatch(f.documentation, /No parameter of `copy_run` is seen/);
+    assert.match(f.documentation, /a check of the parameter `strides`/);
+  });
+});

@@ -486,6 +486,8 @@ interface FunctionInfo {
   readonly base: Omit<FunctionFact, "lets" | "unchangedParams">;
   /** Plain `let` statements at the top of the body, with where they end. */
   readonly lets: readonly { readonly end: number; readonly text: string }[];
+  /** The names `let mut` statements at the top of the body bind, with where each statement ends. */
+  readonly mutable: readonly { readonly end: number; readonly names: readonly string[] }[];
   /** For each simple, non-`&mut` parameter: where the first `let` that may rebind it starts (Infinity: none). */
   readonly rebound: ReadonlyMap<string, number>;
 }
@@ -494,10 +496,12 @@ interface FunctionInfo {
 function describeFunction(fn: ViewNode, site: ViewNode): FunctionFact {
   const info = fn.memo("function", () => readFunction(fn));
   const at = site.start;
+  const mutableLets = info.mutable.filter((l) => l.end <= at).flatMap((l) => l.names);
   return {
     ...info.base,
     lets: info.lets.filter((l) => l.end <= at).map((l) => l.text),
     unchangedParams: [...info.rebound].filter(([, from]) => from >= at).map(([name]) => name),
+    ...(mutableLets.length === 0 ? {} : { mutableLets }),
   };
 }
 
@@ -559,7 +563,7 @@ function readFunction(fn: ViewNode): FunctionInfo {
       implTrait,
       traitName,
     },
-    lets: body === null ? [] : plainLets(body, text),
+    ...(body === null ? { lets: [], mutable: [] } : plainLets(body, text)),
     rebound,
   };
 }
@@ -587,20 +591,23 @@ function letBinding(body: string, name: string): number {
  * value has no `?`, `.await`, jump, `&mut` or `unsafe`: a guard may repeat them. A site sees
  * those that end before it.
  */
-function plainLets(body: ViewNode, text: string): { end: number; text: string }[] {
+function plainLets(body: ViewNode, text: string): { lets: { end: number; text: string }[]; mutable: { end: number; names: string[] }[] } {
   const out: { end: number; text: string }[] = [];
+  const mutable: { end: number; names: string[] }[] = [];
   // Note: in a tree without errors each `let` statement starts with the keyword's text.
-  if (!body.view.hasError && !text.slice(body.start, body.end).includes("let")) return out;
+  if (!body.view.hasError && !text.slice(body.start, body.end).includes("let")) return { lets: out, mutable };
   for (const s of namedChildSpans(body)) {
     if (s.type !== "let_declaration") continue;
     const stmt = text.slice(s.start, s.end);
     const eq = stmt.indexOf("=");
+    const head = stmt.slice(3, eq < 0 ? stmt.length : eq).replace(/:[^]*$/, "");
+    if (/\bmut\b/.test(head)) mutable.push({ end: s.end, names: boundNames(head) });
     if (eq < 0 || /\bmut\b/.test(stmt.slice(0, eq))) continue;
     const value = code(stmt.slice(eq + 1));
     if (EXIT.test(value) || /\b(?:else|await|unsafe|async|loop|while|for)\b|&\s*mut\b|=>/.test(value)) continue;
     out.push({ end: s.end, text: stmt });
   }
-  return out;
+  return { lets: out, mutable };
 }
 
 /**

@@ -49,6 +49,8 @@ export interface Framing {
   readonly readsSelf: boolean;
   /** True when they read the value the method is called on (`self`) at all, a configuration's included, directly or through the `let`s before them. */
   readonly selfBehind: boolean;
+  /** The values they read, directly or through the `let`s before them, that the function binds with `let mut` (`FunctionFact.mutableLets`): what it changes them with after is not read, so they are not traced to the parameters. */
+  readonly mutated: readonly string[];
 }
 
 /** Option/Result methods that call their closure argument only on None or Err. */
@@ -113,7 +115,7 @@ function namesBehind(fn: FunctionFact, facts: SiteFacts, names: readonly string[
       if (eq < 0) continue;
       const binds = boundNames(stmt.slice(3, eq).replace(/:[^=]*$/, ""));
       // Note: a value a call with effects gives (a channel's answer, a read) is the world's, not the caller's.
-      if (!binds.some((b) => pending.has(b)) || (!effects && mayHaveEffects(stmt.slice(eq + 1)))) continue;
+      if (!binds.some((b) => pending.has(b)) || (!effects && mayHaveEffects(stmt.slice(eq + 1), false))) continue;
       for (const b of binds) pending.delete(b);
       for (const r of readNames(stmt.slice(eq + 1).replace(/;\s*$/, ""))) pending.add(r);
     }
@@ -240,10 +242,13 @@ export function frameOf(kind: SiteKind, message: string, facts: SiteFacts): Fram
   const configFields = configFieldsOf(sources, fn);
   const declared = new Set([...genericNames(fn?.generics ?? null), ...genericNames(fn?.implGenerics ?? null)]);
   const generics = [...new Set([...typeNames(sources), ...lex(sources).filter((t) => t.kind === "ident").map((t) => t.text)])].filter((n) => declared.has(n) && !n.startsWith("'")).sort();
-  const effects = mayHaveEffects(sources);
+  // Note: `unwrap()` on the way panics but asks the world nothing: the check still tests the values it reads.
+  const effects = mayHaveEffects(sources, false);
   const selfBehind = fn?.receiver != null && namesBehind(fn, facts, reads, false).has("self");
   const readsSelf = selfBehind && !(fn!.implType !== null && CONFIG_TYPE.test(fn!.implType));
-  const of = (frame: Frame): Framing => ({ frame, params, viaLocals, throughEffects, generics, configFields, deciding, effects, readsSelf, selfBehind });
+  const mutable = new Set(fn?.mutableLets ?? []);
+  const mutated = fn === undefined || mutable.size === 0 ? [] : [...namesBehind(fn, facts, reads, false)].filter((n) => mutable.has(n)).sort();
+  const of = (frame: Frame): Framing => ({ frame, params, viaLocals, throughEffects, generics, configFields, deciding, effects, readsSelf, selfBehind, mutated });
   if (kind === "expect" || kind === "expect-err") return of("error");
   if (facts.macro !== null) return of("expansion");
   if (kind === "todo") return of("missing");

@@ -193,18 +193,23 @@ const EFFECT_METHODS: ReadonlySet<string> = new Set([
 /** Iterator steps: effects only on an iterator that outlives the expression. */
 const ITERATOR_STEPS: ReadonlySet<string> = new Set(["next", "next_back", "nth"]);
 
+/** Methods of `EFFECT_METHODS` whose only effect is to panic: they answer from the value alone, the world has no say. */
+const PANICKING_ONLY: ReadonlySet<string> = new Set(["unwrap", "expect", "unwrap_err", "expect_err", "unwrap_unchecked"]);
+
 /**
  * True when evaluating `src` may change state or panic: it calls a method of `EFFECT_METHODS`,
  * invokes a macro other than `matches!`, assigns (`=`, `+=`, …), borrows mutably or returns
  * early with `?`. A guard is written only from sources for which this is false.
+ * `panics`: false to leave out the methods whose only effect is to panic (`unwrap()`), for asking
+ * whether the world answers the value rather than whether evaluating it is safe.
  */
-export function mayHaveEffects(src: string): boolean {
+export function mayHaveEffects(src: string, panics = true): boolean {
   // Note: `#[cfg(feature = "x")]` on a repeated match arm is no assignment.
   const toks = lex(src.replace(/#\s*\[[^\]]*\]/g, ""));
   return toks.some((t, i) => {
     const next = toks[i + 1]?.text;
     // Note: stepping an iterator made in the expression itself (`s.split(' ').next()`) changes nothing outside it.
-    if (t.kind === "ident" && next === "(" && toks[i - 1]?.text === "." && EFFECT_METHODS.has(t.text) && !(ITERATOR_STEPS.has(t.text) && toks[i - 2]?.text === ")")) return true;
+    if (t.kind === "ident" && next === "(" && toks[i - 1]?.text === "." && EFFECT_METHODS.has(t.text) && !(ITERATOR_STEPS.has(t.text) && toks[i - 2]?.text === ")") && (panics || !PANICKING_ONLY.has(t.text))) return true;
     if (t.kind === "ident" && next === "!" && toks[i + 2]?.kind === "open" && t.text !== "matches") return true;
     if (t.kind === "ident" && t.text === "mut" && toks[i - 1]?.text === "&") return true;
     return t.kind === "punct" && (t.text === "?" || /^(?:[-+*\/%^&|]|<<|>>)?=$/.test(t.text));
