@@ -659,3 +659,21 @@ describe("a check of values the function computes as it goes", () => {
     assert.match(f.documentation, /a check of the parameter `strides`/);
   });
 });
+
+describe("a check of the value a method users cannot call is called on", () => {
+  it("is not advice to call it only on other values", () => {
+    const asCurrent = fn({ name: "as_current_thread", line: 200, visibility: "pub(crate)", receiver: "&self", implType: "Handle" });
+    const arm = { kind: "match" as const, line: 201, scrutinee: "self", pattern: "_", guard: null, attributes: [], earlierArms: [{ pattern: "Handle::CurrentThread(handle)", guard: null, attributes: [] }] };
+    const f = analysisFields("panic", "not a CurrentThread handle", "src/handle.rs", 203, facts(asCurrent, { conditions: [arm], entryPoints: [] }), []);
+    assert.doesNotMatch(f.solutions.join("\n"), /call it only on values for which/);
+    assert.match(f.solutions[0]!, /users do not call `Handle::as_current_thread`, and the symbol index finds no public function that reaches it/);
+  });
+});
+
+describe("the builds of a site in a macro_rules! body", () => {
+  it("are its invocations', not every build", () => {
+    const f = analysisFields("panic", "Autodiff is not enabled", "src/macros.rs", 40, facts(fn({ name: "from_backend", line: 30 }), { macro: "macro_rules" }), []);
+    assert.doesNotMatch(f.commonSituations, /present in every build/);
+    assert.match(f.commonSituations, /^The `macro_rules!` that holds it is not behind any `#\[cfg\]`; its code is compiled where the macro is invoked, under the gates of each invocation/);
+  });
+});

@@ -585,7 +585,9 @@ function compiledOnly(gates: string): string {
 }
 
 /** The first sentence of commonSituations: the builds that hold the site. */
-function buildsSentence(gates: string): string {
+function buildsSentence(gates: string, facts?: SiteFacts): string {
+  // Note: a `macro_rules!` body is compiled where the macro is invoked, under the gates there, which are not read here.
+  if (facts?.macro === "macro_rules") return gates === "" ? "The `macro_rules!` that holds it is not behind any `#[cfg]`; its code is compiled where the macro is invoked, under the gates of each invocation (not read here)." : `The \`macro_rules!\` that holds it is compiled only where ${gates} holds; its code is compiled where the macro is invoked, under the gates of each invocation too (not read here).`;
   return gates === "" ? "Not behind any `#[cfg]`: present in every build." : `Only in builds where ${gates} holds.`;
 }
 
@@ -813,7 +815,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
   const trigger = facts.forwards === undefined ? pathTrigger : `${pathTrigger} The error it formats is then one of those found: ${list(facts.forwards.errors.map((e) => quoteMessage(e.message)))}.`;
 
   // commonSituations
-  const situations: string[] = [`${buildsSentence(gates)}${runsOnly}`, ...reachSentences(fn, facts)];
+  const situations: string[] = [`${buildsSentence(gates, facts)}${runsOnly}`, ...reachSentences(fn, facts)];
   // Note: a drop that tests `panicking()` on the way raises nothing while another panic unwinds.
   if (isDrop(fn) && !facts.conditions.some((c) => /\bpanicking\s*\(\s*\)/.test(describeCondition(c, facts)))) situations.push("It runs in `Drop::drop`: a value dropped while another panic unwinds makes this one abort the process.");
   if (sameFunction.length > 0) situations.push(`The same function raises ${sameFunction.length === 1 ? "another catalogued panic" : `${sameFunction.length} other catalogued panics`}: ${sameFunction.slice(0, 4).map((p) => quoteMessage(p.message)).join("; ")}${sameFunction.length > 4 ? "; …" : ""}.`);
@@ -902,7 +904,10 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
       tips.push(framing.configFields.length > 0 ? "Set configuration fields to values the code accepts when the configuration is built, and test that configuration once." : users ? `Validate the arguments of ${callee} where they enter your program.` : "Validate what you pass to the public calls that reach it where it enters your program.");
       break;
     case "state":
-      solutions.push(`${callee} panics when ${decidingText}: call it only on values for which ${avoid}, or check that state first.`);
+      // Note: a method users do not call runs on values the crate's own code builds: no value of theirs to check.
+      solutions.push(users
+        ? `${callee} panics when ${decidingText}: call it only on values for which ${avoid}, or check that state first.`
+        : `${callee} panics when ${decidingText}, a state of the value it is called on; users do not call ${callee}, and the symbol index finds no public function that reaches it: the crate's own code calls it on values it builds, so this points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)} or a use of it that it does not foresee. Run with \`RUST_BACKTRACE=1\` to see which call of yours led here, and report it with that.`);
       solutions.push(ownFix(fn, "If you own the code, handle that case with an error value instead of a panic."));
       break;
     case "path": {
@@ -1173,7 +1178,7 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
     : `${subject}: every call that reaches line ${line} returns it.`;
   // Note: a function users do not call returns it to the crate's own code: the public functions that reach it are where users meet it, if they pass it on.
   const reaching = value && closure === undefined && fn !== undefined && !calledByUsers(fn, facts) ? (facts.entryPoints ?? []).filter((e) => e.via.length > 1 && e.confidence !== "name").slice(0, 3) : [];
-  const situations: string[] = [buildsSentence(gates)];
+  const situations: string[] = [buildsSentence(gates, facts)];
   if (value && fn !== undefined && closure === undefined) {
     if (fn.implTrait !== null) situations.push(`${code(fn.name)} implements ${code(`${fn.implTrait}::${fn.name}`)} for ${code(fn.implType ?? "")}: every call of that trait method on this type may return it.`);
     else if (fn.traitName !== null) situations.push(`${code(fn.name)} is a default method of trait ${code(fn.traitName)}: implementations that do not override it may return it.`);
