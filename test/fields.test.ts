@@ -446,7 +446,7 @@ describe("a panic an environment variable or a build's features decide", () => {
     assert.doesNotMatch(f.solutions.join("\n"), /answered at run time/);
     assert.equal(f.tryCatchPattern, null);
     assert.equal(f.handlingStrategy, "validate-input");
-    assert.ok(f.preventionTips.some((t) => t.includes("`feature = \"cpu\"`")), f.preventionTips.join(" | "));
+    assert.ok(f.preventionTips.some((t) => t.includes("depends on the feature `cpu`")), f.preventionTips.join(" | "));
   });
 });
 
@@ -675,5 +675,16 @@ describe("the builds of a site in a macro_rules! body", () => {
     const f = analysisFields("panic", "Autodiff is not enabled", "src/macros.rs", 40, facts(fn({ name: "from_backend", line: 30 }), { macro: "macro_rules" }), []);
     assert.doesNotMatch(f.commonSituations, /present in every build/);
     assert.match(f.commonSituations, /^The `macro_rules!` that holds it is not behind any `#\[cfg\]`; its code is compiled where the macro is invoked, under the gates of each invocation/);
+  });
+});
+
+describe("the tip on a site's gates", () => {
+  it("says what sets each kind of predicate: a crate's features, --cfg flags, the target", () => {
+    const f = analysisFields("panic", "io_uring is not supported", "src/io.rs", 12, facts(fn({ name: "open", line: 10, visibility: "pub" }), { crate: "tokio", gates: ['feature = "rt"', "tokio_unstable", 'target_os = "linux"'], entryPoints: [entry("open", ["open"])] }), []);
+    const tip = f.preventionTips.find((t) => t.startsWith("Whether your build has this code")) ?? "";
+    assert.match(tip, /the feature `rt` of `tokio`, which a crate's `Cargo\.toml` turns on .*`cargo tree -e features -i tokio` shows which/);
+    assert.match(tip, /on `tokio_unstable`, set by `--cfg` \(`RUSTFLAGS="--cfg tokio_unstable"`\)/);
+    assert.match(tip, /on the target you build for \(`target_os = "linux"`\)/);
+    assert.doesNotMatch(tip, /`linux`|`rt`, set by/);
   });
 });

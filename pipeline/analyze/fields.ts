@@ -580,6 +580,25 @@ function gatesText(gates: readonly string[]): string {
   return gates.map((g) => (g.includes("$") ? `the predicate each invocation of the macro gives (${code(g)})` : code(g))).join(" and ");
 }
 
+/**
+ * What sets the gates a site is compiled under, as a tip: a crate's features (the dependents'
+ * `features = [...]`, which `cargo tree` shows), `--cfg` flags (`RUSTFLAGS`), the target; null when
+ * there are none. A gate that holds a macro's metavariable is the invocation's, no setting.
+ */
+function buildsTip(gates: readonly string[], crate: string | null): string | null {
+  // Note: a predicate's words in order: `feature = "x"` and `target_os = "y"` whole (their strings are no flags), other names alone.
+  const words = new Set(gates.filter((g) => !g.includes("$")).flatMap((g) => [...g.matchAll(/feature\s*=\s*"[^"]*"|target_[a-z_]+\s*=\s*"[^"]*"|[A-Za-z_][A-Za-z0-9_]*/g)].map((m) => m[0].replace(/\s+/g, " "))));
+  const features = [...words].filter((w) => w.startsWith("feature")).map((w) => w.slice(w.indexOf('"') + 1, -1));
+  const targets = [...words].filter((w) => w.startsWith("target_") || w === "unix" || w === "windows");
+  const flags = [...words].filter((w) => !w.startsWith("feature") && !w.startsWith("target_") && !["unix", "windows", "all", "any", "not", "test", "debug_assertions", "doc", "feature"].includes(w));
+  const parts = [
+    ...(features.length === 0 ? [] : [`the feature${features.length === 1 ? "" : "s"} ${list(features.map(code))}${crate === null ? "" : ` of ${code(crate)}`}, which a crate's \`Cargo.toml\` turns on (yours or a dependency's; \`cargo tree -e features${crate === null ? "" : ` -i ${crate}`}\` shows which)`]),
+    ...(flags.length === 0 ? [] : [`${list(flags.map(code))}, set by \`--cfg\` (\`RUSTFLAGS="--cfg ${flags[0]}"\`) or by the crate's build script`]),
+    ...(targets.length === 0 ? [] : [`the target you build for (${list(targets.map(code))})`]),
+  ];
+  return parts.length === 0 ? null : `Whether your build has this code depends on ${parts.join("; on ")}.`;
+}
+
 function compiledOnly(gates: string): string {
   return gates === "" ? "" : `, compiled only with ${gates}`;
 }
@@ -953,7 +972,8 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
   if (settings !== null && settings.envs.length > 0) tips.push(`Set ${list(settings.envs.map(code))} only to values documented for ${facts.crate === null ? "the crate" : code(facts.crate)}, and check ${settings.envs.length === 1 ? "it" : "them"} where your program starts.`);
   // Note: a debug assertion's `debug_assertions` is when it checks, said in the documentation, not a build option to know.
   const buildFeatures = [...(debugRun ? facts.gates.slice(0, -1) : facts.gates), ...(settings?.features ?? []).map(([f]) => `feature = "${f}"`)];
-  if (buildFeatures.length > 0) tips.push(`Know which of ${gatesText([...new Set(buildFeatures)])} your build enables.`);
+  const buildTip = buildsTip([...new Set(buildFeatures)], facts.crate);
+  if (buildTip !== null) tips.push(buildTip);
 
   const exampleFix = exampleFixOf(kind, message, framing, guards, facts);
 
