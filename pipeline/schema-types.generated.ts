@@ -633,6 +633,8 @@ export interface EntryPoint {
   line: number;
   /** The call path, the entry point first and the site's function last (`["Tensor::narrow", "TensorCheck::narrow"]`); one element when the site's function is itself public. */
   via: string[];
+  /** True when the entry point's function returns no `Result` (nothing, or `Self` or its own type): a returned error that reaches it goes no further as a value (it is handled there or panicked with, `.expect` printing its Debug form). Absent otherwise, also where its return type is not known. */
+  noResult?: true;
   /** The weakest link of the path: `self` (the site's own function), `resolved` (each call names its callee: a path, `Self`, a `use`, a function of the same file), `path` (a path call that names several definitions of that name), `type-parameter` (a call through a type parameter, `B::float_scatter(…)`, or through a trait's method, `Self::f(…)` in its default methods: any implementation of the trait's method, `through` names which), `name` (a method or plain call matched by name alone). */
   confidence: "self" | "resolved" | "path" | "type-parameter" | "name";
   /** With confidence `type-parameter`: the trait methods (`FloatTensorOps::float_scatter`) whose implementations the path's calls through a type parameter stand for, in the path's order, each once. */

@@ -599,7 +599,8 @@ describe("a debug assertion's gate", () => {
     const f = analysisFields("debug-assert-eq", "length mismatch", "src/sort.rs", 376, facts(kernel, { conditions: [check], gates: ["debug_assertions"], entryPoints: [entry("argsort", ["argsort"])] }), []);
     assert.doesNotMatch(f.documentation, /compiled only with `debug_assertions`/);
     assert.match(f.documentation, /Its check runs only in builds with `debug_assertions` on \(debug builds, by default\): a release build skips it\./);
-    assert.match(f.commonSituations, /^Not behind any `#\[cfg\]`: present in every build\. Its check runs only in builds with `debug_assertions` on/);
+    assert.match(f.commonSituations, /^Not behind any `#\[cfg\]`: compiled in every build, but as a `debug_assert\*` its check runs only in builds with `debug_assertions` on/);
+    assert.doesNotMatch(f.commonSituations, /present in every build/);
     const gated = analysisFields("debug-assert-eq", "length mismatch", "src/sort.rs", 376, facts(kernel, { conditions: [check], gates: ['feature = "simd"', "debug_assertions"], entryPoints: [entry("argsort", ["argsort"])] }), []);
     assert.match(gated.documentation, /, compiled only with `feature = "simd"`\. Its check runs only/);
   });
@@ -611,7 +612,8 @@ describe("advice that fits where the panic happens", () => {
     const arm = { kind: "match" as const, line: 6, scrutinee: "input.data", pattern: "_", guard: null, attributes: [], earlierArms: [{ pattern: "Data::Struct(s)", guard: null, attributes: [] }] };
     const f = analysisFields("unreachable", "internal error: entered unreachable code", "derive/src/lib.rs", 8, facts(expand, { crateKind: "proc-macro", conditions: [arm], entryPoints: [entry("expand", ["expand"])] }), []);
     assert.doesNotMatch([...f.solutions, ...f.preventionTips].join("\n"), /Run with `RUST_BACKTRACE=1`|run with `RUST_BACKTRACE=1`|read the expanded code/);
-    assert.match(f.preventionTips.join("\n"), /rustc's error points at the item the macro is applied to/);
+    assert.match(f.preventionTips.join("\n"), /rustc's error points at the item the macro is applied to .*: that item is what a report to the crate needs\./);
+    assert.doesNotMatch(f.preventionTips.join("\n"), /what to change is that item/);
     const runtime = analysisFields("unreachable", "internal error: entered unreachable code", "src/lib.rs", 8, facts(expand, { conditions: [arm], entryPoints: [entry("expand", ["expand"])] }), []);
     assert.match(runtime.preventionTips.join("\n"), /RUST_BACKTRACE=1/);
   });
@@ -686,5 +688,16 @@ describe("the tip on a site's gates", () => {
     assert.match(tip, /on `tokio_unstable`, set by `--cfg` \(`RUSTFLAGS="--cfg tokio_unstable"`\)/);
     assert.match(tip, /on the target you build for \(`target_os = "linux"`\)/);
     assert.doesNotMatch(tip, /`linux`|`rt`, set by/);
+  });
+});
+
+describe("a returned error that an entry point with no Result reaches", () => {
+  it("is not to be matched at that entry point's call: it cannot hand the error back", () => {
+    const apply = fn({ name: "apply", line: 237, visibility: "pub(crate)", receiver: "self", implType: "ModuleRecord", returnType: "Result<M, RecordError>" });
+    const entries = [{ ...entry("Module::try_load_record", ["Module::try_load_record", "ModuleRecord::apply"]) }, { ...entry("Module::load_record", ["Module::load_record", "Module::try_load_record", "ModuleRecord::apply"]), noResult: true as const }];
+    const f = analysisFields("err-return", "Missing tensors: {:?}", "src/store.rs", 258, facts(apply, { entryPoints: entries }), [], "RecordError::Validation");
+    assert.match(f.solutions[0]!, /^Handle the error at your call of `Module::try_load_record`, which reaches `apply`/);
+    assert.doesNotMatch(f.solutions[0]!, /`Module::load_record`/);
+    assert.match(f.solutions.join("\n"), /`Module::load_record` reaches `apply` but returns no `Result`: the error does not come back to you through it as a value/);
   });
 });

@@ -386,7 +386,7 @@ describe("the symbol index: what a function calls before another", () => {
 });
 
 describe("indexFile: what a function returns, by its return type's head", () => {
-  it("reads Option, Result and paths ending in Result, and nothing else", () => {
+  it("reads Option, Result and paths ending in Result, no return type as none, and nothing else", () => {
     const s = indexFile([
       "fn a() -> Option<u8> { None }",
       "fn b() -> io::Result<()> { Ok(()) }",
@@ -395,7 +395,7 @@ describe("indexFile: what a function returns, by its return type's head", () => 
       "fn e() -> Vec<Option<u8>> { vec![] }",
       "fn f(x: Option<u8>) { }",
     ].join("\n"));
-    assert.deepEqual(s.functions.map((f) => [f.name, f.returns ?? null]), [["a", "option"], ["b", "result"], ["c", "result"], ["d", "result"], ["e", null], ["f", null]]);
+    assert.deepEqual(s.functions.map((f) => [f.name, f.returns ?? null]), [["a", "option"], ["b", "result"], ["c", "result"], ["d", "result"], ["e", null], ["f", "none"]]);
   });
 });
 
@@ -515,6 +515,6 @@ describe("the symbol index: a function named alone as a call's argument", () => 
 describe("the symbol pass: what a function returns by its head", () => {
   it("tells `Self` or its impl's own type from Option, Result and the rest", () => {
     const symbols = indexFile(["pub enum Error { Custom }", "impl Error {", "  pub fn custom(m: &str) -> Self { Error::Custom }", "  pub fn named() -> Error { Error::Custom }", "  pub fn generic() -> Error<u8> { todo!() }", "  pub fn parse(m: &str) -> Result<Self, Error> { Ok(Error::Custom) }", "  pub fn none(&self) {}", "}"].join("\n"));
-    assert.deepEqual(symbols.functions.map((f) => [f.name, f.returns ?? null]), [["custom", "self"], ["named", "self"], ["generic", null], ["parse", "result"], ["none", null]]);
+    assert.deepEqual(symbols.functions.map((f) => [f.name, f.returns ?? null]), [["custom", "self"], ["named", "self"], ["generic", null], ["parse", "result"], ["none", "none"]]);
   });
 });

@@ -288,7 +288,9 @@ const RUN_TIME_TRACE = /RUST_BACKTRACE|cargo expand/;
  */
 function withoutRunTimeTrace(solution: string): string {
   if (!RUN_TIME_TRACE.test(solution)) return solution;
-  return "rustc's error points at the item the macro is applied to and shows the panic's message as its help line, not where in the macro it panicked (stable rustc prints no backtrace for it, and `cargo expand` stops at the same panic): what to change is that item or its attributes.";
+  const where = "rustc's error points at the item the macro is applied to and shows the panic's message as its help line, not where in the macro it panicked (stable rustc prints no backtrace for it, and `cargo expand` stops at the same panic)";
+  // Note: advice toward a report (a state the code holds impossible) stays one: the user's item is what the report needs, not what to change.
+  return /\breport\b|\bbug\b/.test(solution) ? `${where}: that item is what a report to the crate needs.` : `${where}: that item or its attributes are what reach the panic.`;
 }
 
 const CLASS: Record<Frame, string> = {
@@ -610,6 +612,11 @@ function buildsSentence(gates: string, facts?: SiteFacts): string {
   return gates === "" ? "Not behind any `#[cfg]`: present in every build." : `Only in builds where ${gates} holds.`;
 }
 
+/** The first sentence of commonSituations for a `debug_assert*`, whose `debug_assertions` says when its check runs. */
+function debugBuildsSentence(gates: string): string {
+  return `${gates === "" ? "Not behind any `#[cfg]`: compiled in every build" : `Compiled only in builds where ${gates} holds`}, but as a \`debug_assert*\` its check runs only in builds with \`debug_assertions\` on (debug builds, by default): a release build skips it.`;
+}
+
 /** The sentence for a site outside any other macro's tokens with no branch between the function's entry and it; `gates` (as shown) limit it to the builds that compile it. */
 function noBranchSentence(fnName: string, gates: string, exitBefore = false): string {
   // Note: a `return` or `?` before the site's statement (in an earlier block of the function) may leave the function first: then only the calls it does not leave get there.
@@ -752,7 +759,9 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
   const framing = frameOf(kind, message, facts);
   const users = facts.function !== undefined && calledByUsers(facts.function, facts);
   // Note: a guard that calls a function users cannot call (in a condition or a `let` it repeats) is none a user can compile.
-  const ownGuards = generateGuards({ ...facts, gates: facts.gates.slice(facts.moduleGates.length) }, message);
+  // Note: a `debug_assert*`'s own `debug_assertions` says when it checks, not when it compiles: its guard compiles in every build.
+  const debugRun = RULES.some((r) => r.id === kind && r.debugOnly) && facts.gates.at(-1) === "debug_assertions";
+  const ownGuards = generateGuards({ ...facts, gates: facts.gates.slice(facts.moduleGates.length, debugRun ? -1 : undefined) }, message);
   const guards = callsPrivate([ownGuards.expression ?? "", ...ownGuards.lets].join("\n"), facts.privateCalls ?? []) ? NO_GUARDS : usersGuards(ownGuards, users, framing.configFields.length > 0, facts.function);
   const fn = facts.function;
   /** A public function that hands the check every value it reads unchanged: then the check is of that function's input. */
@@ -767,7 +776,6 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
   const who = fn === undefined ? null : code(nameOf(fn));
   const fnName = fn === undefined ? null : code(`fn ${fn.name}`);
   // Note: a `debug_assert*` is compiled in every build and checks only where `debug_assertions` is on (the last gate its rule adds): that gate is when it runs, not when it is compiled.
-  const debugRun = RULES.some((r) => r.id === kind && r.debugOnly) && facts.gates.at(-1) === "debug_assertions";
   const gates = gatesText(debugRun ? facts.gates.slice(0, -1) : facts.gates);
   const runsOnly = debugRun ? " Its check runs only in builds with `debug_assertions` on (debug builds, by default): a release build skips it." : "";
   const steps = facts.conditions.map((c) => describeCondition(c, facts));
@@ -834,7 +842,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
   const trigger = facts.forwards === undefined ? pathTrigger : `${pathTrigger} The error it formats is then one of those found: ${list(facts.forwards.errors.map((e) => quoteMessage(e.message)))}.`;
 
   // commonSituations
-  const situations: string[] = [`${buildsSentence(gates, facts)}${runsOnly}`, ...reachSentences(fn, facts)];
+  const situations: string[] = [facts.macro !== "macro_rules" && debugRun ? debugBuildsSentence(gates) : `${buildsSentence(gates, facts)}${runsOnly}`, ...reachSentences(fn, facts)];
   // Note: a drop that tests `panicking()` on the way raises nothing while another panic unwinds.
   if (isDrop(fn) && !facts.conditions.some((c) => /\bpanicking\s*\(\s*\)/.test(describeCondition(c, facts)))) situations.push("It runs in `Drop::drop`: a value dropped while another panic unwinds makes this one abort the process.");
   if (sameFunction.length > 0) situations.push(`The same function raises ${sameFunction.length === 1 ? "another catalogued panic" : `${sameFunction.length} other catalogued panics`}: ${sameFunction.slice(0, 4).map((p) => quoteMessage(p.message)).join("; ")}${sameFunction.length > 4 ? "; …" : ""}.`);
@@ -1040,7 +1048,8 @@ function exampleFixOf(kind: SiteKind, message: string, framing: Framing, guards:
     if (!plain || fn.params.length === 0) return null;
     const guardArgs = fn.params.map((p, i) => (isCopyType(p.type) ? argName(p, i) : `${argName(p, i)}.clone()`)).join(", ");
     const call = callOf(fn);
-    return `// before\n${call};\n// after\nif !would_panic(${guardArgs}) {\n    ${call};\n}`;
+    // Note: the input the guard catches still needs an answer of the program's: the `else` says so instead of skipping the call silently.
+    return `// before\n${call};\n// after\nif !would_panic(${guardArgs}) {\n    ${call};\n} else {\n    // the call would panic with this input: correct the input first, or report it to your caller\n}`;
   }
   const last = facts.conditions.at(-1);
   if (kind !== "expect" || last?.kind !== "expect" || last.receiver === undefined || !takesText(fn.returnType)) return null;
@@ -1210,14 +1219,21 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
   const callee = fn === undefined ? "the call" : code(fn.name);
   // Note: a function users cannot call and no public function is found to reach: "handle it where it is returned" would be advice for the crate's authors.
   const unreached = value && closure === undefined && fn !== undefined && fn.visibility !== "pub" && !calledByUsers(fn, facts) && reaching.length === 0 && facts.entryPoints !== undefined && facts.entryPoints.length === 0 && !macroCrate && panicker === undefined;
-  const at = reaching.length === 0 ? null : `your call of ${list(reaching.map((e) => code(e.symbol)))}, which ${reaching.length === 1 ? "reaches" : "reach"} ${callee} (whether ${reaching.length === 1 ? "it passes" : "they pass"} the error on as it is, map${reaching.length === 1 ? "s" : ""} it into ${reaching.length === 1 ? "an error of its own" : "errors of their own"} or handle${reaching.length === 1 ? "s" : ""} it is not worked out here)`;
+  // Note: an entry point that returns no `Result` (`fn load_record(self, …) -> Self`) cannot hand the error back: it handles it or panics with it.
+  const passing = reaching.filter((e) => e.noResult !== true);
+  const stopping = reaching.filter((e) => e.noResult === true);
+  const at = passing.length === 0 ? null : `your call of ${list(passing.map((e) => code(e.symbol)))}, which ${passing.length === 1 ? "reaches" : "reach"} ${callee} (whether ${passing.length === 1 ? "it passes" : "they pass"} the error on as it is, map${passing.length === 1 ? "s" : ""} it into ${passing.length === 1 ? "an error of its own" : "errors of their own"} or handle${passing.length === 1 ? "s" : ""} it is not worked out here)`;
+  const stopped = stopping.length === 0 ? null : `${list(stopping.map((e) => code(e.symbol)))} ${stopping.length === 1 ? "reaches" : "reach"} ${callee} but ${stopping.length === 1 ? "returns" : "return"} no \`Result\`: the error does not come back to you through ${stopping.length === 1 ? "it" : "them"} as a value; ${stopping.length === 1 ? "it handles" : "they handle"} it or panic${stopping.length === 1 ? "s" : ""} with it (an \`.expect\` or \`unwrap()\` there prints it in its Debug form after its own words), which the \`panicked at\` line of such a panic shows.`;
   const solutions = macroCrate
     ? ["Change the macro's input (the item it is applied to, its attributes) so that its expansion does not make this error."]
     : panicker !== undefined
     ? [`It reaches your code as a panic of ${code(panicker.symbol)}, not as a \`Result\`: there is no error value to match. Avoid the case${steps.length > 0 ? ` (${steps.join(", then ")})` : ""}${publicCallers(facts)}; the docs quoted above, where there are any, say when it happens.`]
     : unreached
     ? [`Users do not call ${callee} (${fn!.visibility === null ? "private" : code(fn!.visibility!)}${facts.callers.length === 0 ? "" : `; called in the crate by ${list(facts.callers.slice(0, 3).map(code))}`}), and the symbol index finds no public function that reaches it: the error goes to the crate's own code, which may handle it there. Where this text does reach your program, it comes in the \`Result\` of a call of yours into ${facts.crate === null ? "the crate" : code(facts.crate)}: handle that \`Result\` (\`match\`, or \`?\`).`]
+    : at === null && stopped !== null
+    ? [stopped]
     : [`Handle the error ${at !== null ? `at ${at}` : makerEntries.length > 0 ? `at your call of ${list(makerEntries.map(code))}, which ${makerEntries.length === 1 ? "reaches" : "reach"} code that builds it (whether the error comes back to you unchanged is not worked out here)` : `where ${value && closure === undefined ? `${callee} returns it` : "it reaches your code"}`}: \`match\` on the \`Result\`, or pass it on with \`?\`; \`unwrap()\` and \`expect()\` turn it into a panic.`];
+  if (at !== null && stopped !== null) solutions.push(stopped);
   if (errorClass !== null && errorClass.includes("::")) solutions.push(`To handle this case apart from the others, match the \`${errorClass.slice(errorClass.lastIndexOf("::") + 2)}\` variant of \`${errorClass.slice(0, errorClass.lastIndexOf("::"))}\`.`);
   // Note: a path condition of branches alone says what a caller can check beforehand; one through a loop or a closure does not.
   // Note: and only where users call the function and the conditions read nothing but its parameters: a local or `self`'s state is no caller's to check.

@@ -294,7 +294,8 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
     return {
       entryPoints: entries.map((x) => {
         const first = checksFirst(x.chain, target.id, e.record.errorMessage);
-        return { symbol: x.symbol, path: x.path, line: x.line, via: [...x.via], confidence: x.confidence, ...(x.through.length === 0 ? {} : { through: [...x.through] }), ...(first.length === 0 ? {} : { checksFirst: first }), ...(x.carries.length === 0 ? {} : { carries: x.carries.map(([a, b]) => [a, b] as [string, string]) }) };
+        const gives = x.node.fn?.returns;
+        return { symbol: x.symbol, path: x.path, line: x.line, via: [...x.via], confidence: x.confidence, ...(x.through.length === 0 ? {} : { through: [...x.through] }), ...(first.length === 0 ? {} : { checksFirst: first }), ...(x.carries.length === 0 ? {} : { carries: x.carries.map(([a, b]) => [a, b] as [string, string]) }), ...(gives === "self" || gives === "none" ? { noResult: true as const } : {}) };
       }),
       docs,
       callers: [...(callerCache.get(target.id) ?? callerCache.set(target.id, index.resolvedCallers(target)).get(target.id)!)],

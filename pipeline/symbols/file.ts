@@ -46,8 +46,8 @@ export interface FunctionSymbol {
   readonly trait: string | null;
   /** True for an item of a `trait` block (a default method or a declaration); absent in an `impl` block, even one of a trait for a type of the same name (`impl ser::Error for Error`). */
   readonly inTrait?: true;
-  /** What its return type is by its head: `option` (`Option<…>`), `result` (`Result<…>`, `io::Result<…>`, any path ending in `Result`), `self` (`Self`, or its impl's type by name); absent for others and for none. */
-  readonly returns?: "option" | "result" | "self";
+  /** What its return type is by its head: `option` (`Option<…>`), `result` (`Result<…>`, `io::Result<…>`, any path ending in `Result`), `self` (`Self`, or its impl's type by name), `none` (no `->`); absent for others. */
+  readonly returns?: "option" | "result" | "self" | "none";
   /** Of an `impl a::Trait for Type` block's trait path, the module segment before the trait's name (`ser` of `ser::Error`); absent for a one-segment path. */
   readonly traitModule?: string;
   /** `pub`, `pub(crate)`, `pub(super)`, … as written; null for none. */
@@ -677,10 +677,10 @@ function docDetails(lines: readonly string[], summaryLines: number): string | nu
 }
 
 /** `FunctionSymbol.returns` of a `fn` header whose tokens after the name run from `from` to `to` (its body's `{` or its `;`). */
-function returnsOf(t: readonly Token[], pair: Int32Array, from: number, to: number, owner: string | null): { returns?: "option" | "result" | "self" } {
+function returnsOf(t: readonly Token[], pair: Int32Array, from: number, to: number, owner: string | null): { returns?: "option" | "result" | "self" | "none" } {
   let k = from;
   while (k < to && t[k]!.text !== "->") k = t[k]!.kind === "open" ? pair[k]! + 1 : k + 1;
-  if (k >= to) return {};
+  if (k >= to) return { returns: "none" };
   let head: string | null = null;
   for (k++; k < to; k++) {
     const x = t[k]!;
