@@ -83,6 +83,7 @@ const WANT: Readonly<Record<string, Want>> = {
   range: { kind: "declared-call", file: CHECK, at: `TensorError::new(format!("Range`, message: "Range {start}..{} exceeds the dimension", source: declared("Checks::narrow", "Narrow") },
   rank: { kind: "declared-call", file: CHECK, at: `TensorError::new("The operands have different ranks.".to_string())`, message: "The operands have different ranks.", source: declared("Checks::same_rank") },
   reshape: { kind: "declared-call", file: CHECK, at: `TensorError::new(format!("Cannot reshape`, message: "Cannot reshape {from} elements into {to}", source: declared("reshape", "Reshape") },
+  gather: { kind: "declared-call", file: CHECK, at: `TensorError::new("Gather needs`, message: "Gather needs a rank of at least 1", source: declared("gather", "Gather") },
   stride: { kind: "wrapper-call", file: LAYERS, at: `"stride must be non-zero"`, message: "stride must be non-zero", source: wrapper("check_nonzero") },
   groups: { kind: "wrapper-call", file: LAYERS, at: `"groups must be non-zero"`, message: "groups must be non-zero", source: wrapper("check_nonzero") },
   kernel: { kind: "wrapper-call", file: LAYERS, at: `positive("kernel size"`, message: "kernel size must be positive, got {}", source: wrapper("positive") },
@@ -196,7 +197,7 @@ describe("message sources on the fixture crate", () => {
 
   it("counts a declared call without a message of its own and the calls of another crate's namesake", () => {
     // `TensorError::new(reason)` in `relay` is no site; `check_nonzero(ticks, "ticks per axis")` of plots calls plots' own function.
-    assert.equal(manifest.counts.sitesByKind["declared-call"], 4);
+    assert.equal(manifest.counts.sitesByKind["declared-call"], 5);
     assert.equal(manifest.counts.sitesByKind["wrapper-call"], 5);
     assert.ok(!envelopes.some((e) => e.record.filePath.startsWith("crates/plots/")), "no record in plots");
   });

@@ -24,7 +24,7 @@ import { composePattern, isDistinctive, shownText } from "../message.js";
 import { type ParseTree, parseTree } from "../parse.js";
 import { skipped } from "../rules/rule.js";
 import type { Envelope, MessageSourceConfig } from "../schema-types.generated.js";
-import { codeAt, isAsciiWord, type Token } from "../tokens.js";
+import { codeAt, isAsciiWord, type Token, tokenize } from "../tokens.js";
 import { Lines, TreeView } from "../tree-view.js";
 import type { FileSites, MessagePart, MessageSource, Site, SiteFacts, SiteKind } from "../types.js";
 import { type ArgumentMessage, inSlots, joined, readMessageArgument } from "./argument.js";
@@ -265,6 +265,19 @@ function declaredFacts(text: string, call: Call, spot: Spot, config: MessageSour
   const op = config.operation;
   const registering = op === undefined ? null : enclosingCall(text, call.start);
   const arg = registering !== null && registering.call.name === op!.call ? registering.call.args[op!.argument ?? 0] : undefined;
-  const operation = arg?.length === 1 ? readMessageArgument(arg) : null;
+  const operation = arg?.length === 1 ? (arg[0]!.kind === "ident" ? letLiteral(text, arg[0]!.text, registering!.call.start) : readMessageArgument(arg)) : null;
   return { ...(name === undefined ? {} : { function: owner === null ? name : `${owner}::${name}` }), ...(operation === null ? {} : { operation: operation.message }) };
+}
+
+/**
+ * The string literal the nearest `let name = "…";` before `before` binds, read as a message
+ * argument, where no `fn` stands between that `let` and `before` (so it is the same function's,
+ * as far as the text shows); null otherwise. `let ops = "GatherNd"; … check.register(ops, …)`.
+ */
+function letLiteral(text: string, name: string, before: number): ArgumentMessage | null {
+  const head = text.slice(0, before);
+  const lets = [...head.matchAll(new RegExp(`\\blet\\s+${name}\\s*(?::\\s*&\\s*(?:'static\\s+)?str\\s*)?=\\s*("(?:[^"\\\\]|\\\\.)*")\\s*;`, "g"))];
+  const last = lets.at(-1);
+  if (last === undefined || /\bfn\s/.test(head.slice(last.index! + last[0].length))) return null;
+  return readMessageArgument(tokenize(last[1]!));
 }
