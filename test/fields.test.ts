@@ -703,3 +703,14 @@ describe("a returned error that an entry point with no Result reaches", () => {
     assert.match(f.solutions.join("\n"), /`Module::load_record` reaches `apply` but returns no `Result`: the error does not come back to you through it as a value/);
   });
 });
+
+describe("an example fix that would clone a value of a type parameter", () => {
+  it("is not written unless the bounds say Clone (rustc E0599)", () => {
+    const create = fn({ name: "create", line: 10, visibility: "pub", generics: "<F>", whereClause: "where F: FnMut() -> u32", params: [{ pattern: "n", type: "usize" }, { pattern: "new_id", type: "F" }], unchangedParams: ["n", "new_id"] });
+    const check = { kind: "assert" as const, line: 12, macro: "assert", condition: "n > 0" };
+    const f = analysisFields("assert", "n must be positive", "src/op.rs", 12, facts(create, { conditions: [check], entryPoints: [entry("create", ["create"])] }), []);
+    assert.equal(f.exampleFix, null);
+    const cloned = analysisFields("assert", "n must be positive", "src/op.rs", 12, facts({ ...create, whereClause: "where F: FnMut() -> u32 + Clone" }, { conditions: [check], entryPoints: [entry("create", ["create"])] }), []);
+    assert.match(cloned.exampleFix ?? "", /if !would_panic\(n, new_id\.clone\(\)\)/);
+  });
+});

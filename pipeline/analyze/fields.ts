@@ -1046,6 +1046,10 @@ function exampleFixOf(kind: SiteKind, message: string, framing: Framing, guards:
   if (framing.frame === "input" && guards.form === "function" && fn.name !== "main" && !/^\s*#\[cfg\(/m.test(guards.typeGuard ?? "")) {
     const plain = fn.params.every((p) => /^(?:mut\s+)?[a-z_]\w*$/.test(p.pattern));
     if (!plain || fn.params.length === 0) return null;
+    // Note: a value of a type parameter or an `impl Trait` (a closure: `new_id: F` with `F: FnMut()`) has no `.clone()` unless its bounds say `Clone`: no fix clones it (rustc E0599).
+    const own = new Set(genericNames(fn.generics));
+    const bounds = `${fn.generics ?? ""} ${fn.whereClause ?? ""}`;
+    if (fn.params.some((p) => !isCopyType(p.type) && (/^impl\b/.test(p.type.trim()) || own.has(p.type.trim())) && !/\bClone\b/.test(/^impl\b/.test(p.type.trim()) ? p.type : bounds))) return null;
     const guardArgs = fn.params.map((p, i) => (isCopyType(p.type) ? argName(p, i) : `${argName(p, i)}.clone()`)).join(", ");
     const call = callOf(fn);
     // Note: the input the guard catches still needs an answer of the program's: the `else` says so instead of skipping the call silently.
