@@ -318,6 +318,8 @@ export interface SiteFacts {
   items: ItemFact[];
   /** The function or method the site sits in; absent at item level, in `macro_rules!` bodies and in constants. */
   function?: FunctionFact;
+  /** True for a `debug_assert*` that also stands under a `#[cfg(debug_assertions)]` of its own (which `gates` holds once with the rule's): then the gate is a condition of compiling it too. Absent otherwise. */
+  debugGateWritten?: true;
   /** Conditions of compilation on the way down, outermost first and without repeats: the predicates of `#[cfg(…)]` on the file, items, statements and match arms, and `debug_assertions` for `debug_assert*`. */
   gates: string[];
   /** The path condition from the function's entry (or the `macro_rules!` arm) to the site, outermost first; for `assert*` and `.expect` the last entry is the failing check itself. */
@@ -364,6 +366,8 @@ export interface RecordFacts {
   items: ItemFact[];
   /** The function or method the site sits in; absent at item level, in `macro_rules!` bodies and in constants. */
   function?: FunctionFact;
+  /** True for a `debug_assert*` that also stands under a `#[cfg(debug_assertions)]` of its own (which `gates` holds once with the rule's): then the gate is a condition of compiling it too. Absent otherwise. */
+  debugGateWritten?: true;
   /** Conditions of compilation on the way down, outermost first and without repeats: those of the module (`moduleGates`), then the predicates of `#[cfg(…)]` on the file, items, statements and match arms, and `debug_assertions` for `debug_assert*`. */
   gates: string[];
   /** The path condition from the function's entry (or the `macro_rules!` arm) to the site, outermost first; for `assert*` and `.expect` the last entry is the failing check itself. */

@@ -714,3 +714,28 @@ describe("an example fix that would clone a value of a type parameter", () => {
     assert.match(cloned.exampleFix ?? "", /if !would_panic\(n, new_id\.clone\(\)\)/);
   });
 });
+
+describe("readings a review found wrong", () => {
+  it("traces a let chain's later part back through an earlier one", () => {
+    const f1 = fn({ name: "f", line: 1, visibility: "pub", params: [{ pattern: "x", type: "Option<Vec<usize>>" }], unchangedParams: ["x"] });
+    const chain = { kind: "if" as const, line: 2, condition: "let Some(a) = x && let Some(b) = a.first()", holds: true };
+    const check = { kind: "assert" as const, line: 2, macro: "assert", condition: "*b > 0" };
+    const f = analysisFields("assert", "b positive", "src/lib.rs", 2, facts(f1, { conditions: [chain, check], entryPoints: [entry("f", ["f"])] }), []);
+    assert.doesNotMatch(f.documentation, /No parameter/);
+  });
+
+  it("keeps a debug assertion's own #[cfg(debug_assertions)] a condition of compiling it", () => {
+    const check = fn({ name: "check", line: 2, visibility: "pub", params: [{ pattern: "x", type: "usize" }], unchangedParams: ["x"] });
+    const cond = { kind: "assert" as const, line: 2, macro: "debug_assert", condition: "x > 1" };
+    const f = analysisFields("debug-assert", "x too small", "src/lib.rs", 2, facts(check, { conditions: [cond], gates: ["debug_assertions"], debugGateWritten: true, entryPoints: [entry("check", ["check"])] }), []);
+    assert.match(f.commonSituations, /^Only in builds where `debug_assertions` holds\./);
+    assert.doesNotMatch(f.commonSituations, /compiled in every build/);
+  });
+
+  it("does not call a maker of another type that returns Self a constructor of the error", () => {
+    const fmt = fn({ name: "fmt", line: 30, receiver: "&self", implType: "Error", implTrait: "fmt::Display", params: [{ pattern: "f", type: "&mut fmt::Formatter<'_>" }], returnType: "fmt::Result" });
+    const f = analysisFields("display-impl", "channel closed", "src/error.rs", 33, facts(fmt, { madeIn: [{ symbol: "Sender::closed", path: "src/chan.rs", line: 5, entryPoints: ["Sender::closed"], constructs: true }] }), [], "Error::Closed");
+    assert.doesNotMatch(f.triggerScenarios, /gives the error value itself/);
+    assert.match(f.solutions[0]!, /^Handle the error at your call of `Sender::closed`/);
+  });
+});

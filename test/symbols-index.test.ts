@@ -518,3 +518,22 @@ describe("the symbol pass: what a function returns by its head", () => {
     assert.deepEqual(symbols.functions.map((f) => [f.name, f.returns ?? null]), [["custom", "self"], ["named", "self"], ["generic", null], ["parse", "result"], ["none", "none"]]);
   });
 });
+
+describe("the symbol index: readings a review found wrong", () => {
+  const crate: Source[] = [
+    ["r/src/lib.rs", "r", "", [
+      "pub struct DirBuilder;",
+      "impl DirBuilder { pub fn new() -> Self { DirBuilder } fn recursive(&self) { panic!(\"own recursive\") } }",
+      "pub fn std_builder() { let b = std::fs::DirBuilder::new(); b.recursive(); }",
+      "pub fn own_builder() { let b = crate::DirBuilder::new(); b.recursive(); }",
+      "fn unix() { panic!(\"a function named unix\") }",
+      "pub fn gated() { #[cfg(unix)] let x = 1; }",
+    ]],
+  ];
+  const index = indexOf(crate);
+
+  it("types no value by another crate's path, and reads no attribute's words as a function named as an argument", () => {
+    assert.deepEqual(entries(index, "DirBuilder::recursive").map(([symbol]) => symbol), ["own_builder"]);
+    assert.deepEqual(entries(index, "unix"), []);
+  });
+});

@@ -153,6 +153,8 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
 
   const check = checkCondition(chain, rule, args);
   if (check !== null) conditions.push(check);
+  // Note: a `#[cfg(debug_assertions)]` of its own around a `debug_assert*` is a condition of compiling it, which the one gate `debug_assertions` no longer tells apart from the rule's.
+  const debugGateWritten = rule.debugOnly && gates.includes("debug_assertions");
   if (rule.debugOnly) gates.push("debug_assertions");
 
   const functionFact = fn === null ? undefined : describeFunction(fn, node);
@@ -162,6 +164,7 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
     items,
     ...(functionFact === undefined ? {} : { function: functionFact }),
     gates: [...new Set(gates)],
+    ...(debugGateWritten ? { debugGateWritten: true as const } : {}),
     conditions,
     macro,
     // Note: listed only when it says more than `macro` (a nested call, or a body's own `#![…]`).
@@ -601,7 +604,8 @@ function plainLets(body: ViewNode, text: string): { lets: { end: number; text: s
     const stmt = text.slice(s.start, s.end);
     const eq = stmt.indexOf("=");
     const head = stmt.slice(3, eq < 0 ? stmt.length : eq).replace(/:[^]*$/, "");
-    if (/\bmut\b/.test(head)) mutable.push({ end: s.end, names: boundNames(head) });
+    // Note: only the names `mut` marks (`let (mut a, b)` binds `b` immutably).
+    if (/\bmut\b/.test(head)) mutable.push({ end: s.end, names: [...head.matchAll(/\bmut\s+(?:r#)?([A-Za-z_]\w*)/g)].map((m) => m[1]!) });
     if (eq < 0 || /\bmut\b/.test(stmt.slice(0, eq))) continue;
     const value = code(stmt.slice(eq + 1));
     if (EXIT.test(value) || /\b(?:else|await|unsafe|async|loop|while|for)\b|&\s*mut\b|=>/.test(value)) continue;

@@ -288,7 +288,7 @@ const RUN_TIME_TRACE = /RUST_BACKTRACE|cargo expand/;
  */
 function withoutRunTimeTrace(solution: string): string {
   if (!RUN_TIME_TRACE.test(solution)) return solution;
-  const where = "rustc's error points at the item the macro is applied to and shows the panic's message as its help line, not where in the macro it panicked (stable rustc prints no backtrace for it, and `cargo expand` stops at the same panic)";
+  const where = "rustc's error points at the item the macro is applied to (for a function-like macro, at its invocation) and shows the panic's message as its help line, not where in the macro it panicked (stable rustc prints no backtrace for it, and `cargo expand` stops at the same panic)";
   // Note: advice toward a report (a state the code holds impossible) stays one: the user's item is what the report needs, not what to change.
   return /\breport\b|\bbug\b/.test(solution) ? `${where}: that item is what a report to the crate needs.` : `${where}: that item or its attributes are what reach the panic.`;
 }
@@ -582,6 +582,9 @@ function gatesText(gates: readonly string[]): string {
   return gates.map((g) => (g.includes("$") ? `the predicate each invocation of the macro gives (${code(g)})` : code(g))).join(" and ");
 }
 
+/** The compiler's own cfg names (set by the target, the profile or the tool, never by a user's `--cfg`), and the predicate words. */
+const BUILTIN_CFG: ReadonlySet<string> = new Set(["unix", "windows", "all", "any", "not", "test", "debug_assertions", "doc", "doctest", "feature", "panic", "miri", "proc_macro", "sanitize", "overflow_checks", "relocation_model", "fmt_debug", "ub_checks", "contract_checks"]);
+
 /**
  * What sets the gates a site is compiled under, as a tip: a crate's features (the dependents'
  * `features = [...]`, which `cargo tree` shows), `--cfg` flags (`RUSTFLAGS`), the target; null when
@@ -589,13 +592,14 @@ function gatesText(gates: readonly string[]): string {
  */
 function buildsTip(gates: readonly string[], crate: string | null): string | null {
   // Note: a predicate's words in order: `feature = "x"` and `target_os = "y"` whole (their strings are no flags), other names alone.
-  const words = new Set(gates.filter((g) => !g.includes("$")).flatMap((g) => [...g.matchAll(/feature\s*=\s*"[^"]*"|target_[a-z_]+\s*=\s*"[^"]*"|[A-Za-z_][A-Za-z0-9_]*/g)].map((m) => m[0].replace(/\s+/g, " "))));
+  const words = new Set(gates.filter((g) => !g.includes("$")).flatMap((g) => [...g.matchAll(/[A-Za-z_][A-Za-z0-9_]*\s*=\s*"[^"]*"|[A-Za-z_][A-Za-z0-9_]*/g)].map((m) => m[0].replace(/\s+/g, " "))));
   const features = [...words].filter((w) => w.startsWith("feature")).map((w) => w.slice(w.indexOf('"') + 1, -1));
   const targets = [...words].filter((w) => w.startsWith("target_") || w === "unix" || w === "windows");
-  const flags = [...words].filter((w) => !w.startsWith("feature") && !w.startsWith("target_") && !["unix", "windows", "all", "any", "not", "test", "debug_assertions", "doc", "feature"].includes(w));
+  // Note: the compiler's own settings (`panic = "unwind"`, `miri`, `overflow_checks`, …) are no `--cfg` of the user's; they are left out.
+  const flags = [...words].filter((w) => !w.startsWith("feature") && !w.startsWith("target_") && !BUILTIN_CFG.has(w.replace(/\s*=[^]*$/, "")));
   const parts = [
     ...(features.length === 0 ? [] : [`the feature${features.length === 1 ? "" : "s"} ${list(features.map(code))}${crate === null ? "" : ` of ${code(crate)}`}, which a crate's \`Cargo.toml\` turns on (yours or a dependency's; \`cargo tree -e features${crate === null ? "" : ` -i ${crate}`}\` shows which)`]),
-    ...(flags.length === 0 ? [] : [`${list(flags.map(code))}, set by \`--cfg\` (\`RUSTFLAGS="--cfg ${flags[0]}"\`) or by the crate's build script`]),
+    ...(flags.length === 0 ? [] : [`${list(flags.map(code))}, set by \`--cfg\` (\`RUSTFLAGS=${flags[0]!.includes("=") ? `'--cfg ${flags[0]!.replace(/\s*=\s*/, "=")}'` : `"--cfg ${flags[0]}"`}\`) or by the crate's build script`]),
     ...(targets.length === 0 ? [] : [`the target you build for (${list(targets.map(code))})`]),
   ];
   return parts.length === 0 ? null : `Whether your build has this code depends on ${parts.join("; on ")}.`;
@@ -760,7 +764,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
   const users = facts.function !== undefined && calledByUsers(facts.function, facts);
   // Note: a guard that calls a function users cannot call (in a condition or a `let` it repeats) is none a user can compile.
   // Note: a `debug_assert*`'s own `debug_assertions` says when it checks, not when it compiles: its guard compiles in every build.
-  const debugRun = RULES.some((r) => r.id === kind && r.debugOnly) && facts.gates.at(-1) === "debug_assertions";
+  const debugRun = RULES.some((r) => r.id === kind && r.debugOnly) && facts.gates.at(-1) === "debug_assertions" && facts.debugGateWritten !== true;
   const ownGuards = generateGuards({ ...facts, gates: facts.gates.slice(facts.moduleGates.length, debugRun ? -1 : undefined) }, message);
   const guards = callsPrivate([ownGuards.expression ?? "", ...ownGuards.lets].join("\n"), facts.privateCalls ?? []) ? NO_GUARDS : usersGuards(ownGuards, users, framing.configFields.length > 0, facts.function);
   const fn = facts.function;
@@ -1190,9 +1194,11 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
   const conversions = allMakers.filter(intoError);
   const makers = allMakers.filter((m) => !intoError(m));
   // Note: a maker that gives the error value itself (`fn custom(msg) -> Self`) is where the value is made, not a call whose `Result` carries it.
+  // Note: only a function of the error's own type gives the error itself by returning `Self` (`Sender::closed() -> Self` builds a `Sender`).
+  const ownConstructor = (m: { symbol: string; constructs?: true }) => m.constructs === true && errorType !== null && m.symbol.startsWith(`${errorType}::`);
   const reachEntries = [...new Set(makers.flatMap((m) => m.entryPoints))].slice(0, 4);
-  const makerEntries = [...new Set(makers.flatMap((m) => (m.constructs === true ? m.entryPoints.filter((e) => e !== m.symbol) : m.entryPoints)))].slice(0, 4);
-  const constructors = [...new Map(makers.filter((m) => m.constructs === true).map((m) => [m.symbol, m])).values()];
+  const makerEntries = [...new Set(makers.flatMap((m) => (ownConstructor(m) ? m.entryPoints.filter((e) => e !== m.symbol) : m.entryPoints)))].slice(0, 4);
+  const constructors = [...new Map(makers.filter(ownConstructor).map((m) => [m.symbol, m])).values()];
   const constructed = constructors.length === 0 ? "" : ` ${list(constructors.map((m) => code(m.symbol)))} ${constructors.length === 1 ? "gives" : "give"} the error value itself (${constructors.length === 1 ? "it returns" : "they return"} \`Self\`, not a \`Result\`): a call of ${constructors.length === 1 ? "it" : "them"} makes the value, and the code that calls ${constructors.length === 1 ? "it" : "them"} returns or uses it.`;
   const converted = conversions.length === 0 ? "" : ` ${makers.length === 0 ? "It is" : "It is also"} made by ${list(conversions.map((m) => `${code(m.symbol)} (${code(`${m.path}:${m.line}`)})`))}, a \`From\` conversion: \`?\` calls it on an error of the source type in any function that returns this error, so users meet it in the \`Result\` of such a function, not by calling \`from\` themselves.`;
   const trigger = !value
@@ -1222,7 +1228,7 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
   }
   const callee = fn === undefined ? "the call" : code(fn.name);
   // Note: a function users cannot call and no public function is found to reach: "handle it where it is returned" would be advice for the crate's authors.
-  const unreached = value && closure === undefined && fn !== undefined && fn.visibility !== "pub" && !calledByUsers(fn, facts) && reaching.length === 0 && facts.entryPoints !== undefined && facts.entryPoints.length === 0 && !macroCrate && panicker === undefined;
+  const unreached = value && closure === undefined && fn !== undefined && fn.visibility !== "pub" && fn.implTrait === null && fn.traitName === null && !calledByUsers(fn, facts) && reaching.length === 0 && facts.entryPoints !== undefined && facts.entryPoints.length === 0 && !macroCrate && panicker === undefined;
   // Note: an entry point that returns no `Result` (`fn load_record(self, …) -> Self`) cannot hand the error back: it handles it or panics with it.
   const passing = reaching.filter((e) => e.noResult !== true);
   const stopping = reaching.filter((e) => e.noResult === true);

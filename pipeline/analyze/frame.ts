@@ -125,7 +125,8 @@ function namesBehind(fn: FunctionFact, facts: SiteFacts, names: readonly string[
     const c = conditions[i]!;
     // Note: a let chain (`if let Some(w) = &self.weights && D > 1`) binds as an `if let` does.
     if (c.kind === "if" || c.kind === "while") {
-      for (const [pattern, value] of letChain(c.condition ?? "")) {
+      // Note: last part first, as the conditions are walked: a later part's value may read what an earlier part binds.
+      for (const [pattern, value] of letChain(c.condition ?? "").reverse()) {
         const chained = boundNames(pattern);
         if (!chained.some((b) => pending.has(b))) continue;
         for (const b of chained) pending.delete(b);
@@ -150,7 +151,7 @@ export function letChain(condition: string): [string, string][] {
   if (!/\blet\b/.test(condition)) return [];
   const parts = splitTopLevel(condition, "&&", false);
   return parts.flatMap((part): [string, string][] => {
-    const m = /^\s*let\s+([\s\S]*?[^=!<>])=(?![=>])([\s\S]*)$/.exec(part);
+    const m = /^\s*let\s+([\s\S]*?[^=!<>.])=(?![=>])([\s\S]*)$/.exec(part);
     return m === null ? [] : [[m[1]!.trim(), m[2]!.trim()]];
   });
 }

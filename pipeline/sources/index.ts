@@ -276,8 +276,12 @@ function declaredFacts(text: string, call: Call, spot: Spot, config: MessageSour
  */
 function letLiteral(text: string, name: string, before: number): ArgumentMessage | null {
   const head = text.slice(0, before);
-  const lets = [...head.matchAll(new RegExp(`\\blet\\s+${name}\\s*(?::\\s*&\\s*(?:'static\\s+)?str\\s*)?=\\s*("(?:[^"\\\\]|\\\\.)*")\\s*;`, "g"))];
-  const last = lets.at(-1);
-  if (last === undefined || /\bfn\s/.test(head.slice(last.index! + last[0].length))) return null;
-  return readMessageArgument(tokenize(last[1]!));
+  // Note: the nearest binding of the name, whatever its value; only a literal one gives the operation (`let op = node.op_type(); register(op, …)` gives none).
+  const last = [...head.matchAll(new RegExp(`\\blet\\s+(?:mut\\s+)?${name}\\b`, "g"))].at(-1);
+  if (last === undefined) return null;
+  const after = head.slice(last.index!);
+  const literal = new RegExp(`^let\\s+${name}\\s*(?::\\s*&\\s*(?:'static\\s+)?str\\s*)?=\\s*("(?:[^"\\\\]|\\\\.)*")\\s*;`).exec(after);
+  // Note: and no `fn`, closure parameter or `for` of the name between it and the call.
+  if (literal === null || new RegExp(`\\bfn\\s|\\|\\s*${name}\\s*[|,:]|\\bfor\\s+${name}\\b`).test(after.slice(literal[0].length))) return null;
+  return readMessageArgument(tokenize(literal[1]!));
 }

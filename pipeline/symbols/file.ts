@@ -386,10 +386,11 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
     // Note: a function named alone as a call's argument (`.unwrap_or_else(num_cpus)`, `spawn(worker)`) is one the callee may call: `&name` too, unless the name is a parameter or a `let`'s.
     if ((after === "," || after === ")") && (t[i - 1]?.text === "(" || t[i - 1]?.text === ",") && /^[a-z_]\w*$/.test(tok.text) && !KEYWORDS.has(tok.text) && tok.text !== "self") {
       const into = collector();
-      const open = enclosingOpen(t, pair, i);
-      if (into?.called !== undefined && open > 0 && t[open]!.text === "(" && t[open - 1]!.kind === "ident" && /^[a-z_]/.test(t[open - 1]!.text) && !KEYWORDS.has(t[open - 1]!.text) && into.params?.has(tok.text) !== true && into.bound?.has(tok.text) !== true) {
+      // Note: an attribute's words (`#[cfg(unix)]`, `#[allow(dead_code)]`) are no arguments.
+      const open = into?.called === undefined || into.params?.has(tok.text) === true || into.bound?.has(tok.text) === true ? -1 : enclosingOpen(t, pair, i);
+      if (open > 0 && t[open]!.text === "(" && t[open - 1]!.kind === "ident" && /^[a-z_]/.test(t[open - 1]!.text) && !KEYWORDS.has(t[open - 1]!.text) && !(t[open - 2]?.text === "[" || (t[open - 2]?.text === "!" && t[open - 3]?.text === "#"))) {
         const key = `&${tok.text}`;
-        if (!into.called.has(key)) (into.called.add(key), into.calls!.push(key));
+        if (!into!.called!.has(key)) (into!.called!.add(key), into!.calls!.push(key));
       }
       continue;
     }
@@ -859,6 +860,27 @@ function variantMade(t: readonly Token[], pair: ArrayLike<number>, i: number, se
 }
 
 /** The last segment of a path starting at `k` (`a::b::C<…>` → `C`). */
+/** Paths' first segments that name the standard library or one of its modules as commonly imported (`io::Error`, `mpsc::Sender`): a type under them is std's, not the workspace's. */
+const STD_HEADS: ReadonlySet<string> = new Set(["std", "core", "alloc", "io", "fmt", "mpsc", "sync", "fs", "net", "thread", "time", "collections", "mem", "ptr", "str", "string", "vec", "ops", "cmp", "iter", "hash", "path", "process", "env", "any", "borrow", "cell", "rc", "marker", "slice", "num", "convert", "error", "result", "option", "boxed", "task", "future", "pin", "ffi", "os", "atomic"]);
+
+/**
+ * Where the path starting at `k` ends (its last segment), when it is a single name or a path of
+ * lower-case modules (`crate::store::ModuleRecord`, `burn_backend::DType`); -1 for a path under
+ * the standard library (`std::fs::DirBuilder`, `io::Error`: `STD_HEADS`) or through a type
+ * (`B::Device`, `Self::Error`), whose last segment may name a type the workspace does not define.
+ */
+function ownPathEnd(t: readonly Token[], k: number, to: number): number {
+  if (t[k]?.kind !== "ident" || t[k + 1]?.text !== "::") return k;
+  const head = t[k]!.text;
+  if (!/^[a-z_]/.test(head) || STD_HEADS.has(head)) return -1;
+  let j = k;
+  while (j + 2 < to && t[j]!.kind === "ident" && t[j + 1]!.text === "::" && t[j + 2]!.kind === "ident") {
+    if (j !== k && !/^[a-z_]/.test(t[j]!.text)) return -1;
+    j += 2;
+  }
+  return j;
+}
+
 /**
  * The one named type a `let` binds its name (at `at`) to, by what the statement says of it alone:
  * its annotation (`let x: &mut m::T<U> = …`), a struct literal (`let x = T { … };`) or `T::new(…)`
@@ -870,15 +892,19 @@ function letType(t: readonly Token[], pair: Int32Array, at: number, generics: Re
   if (t[k]?.text === ":") {
     k++;
     while (t[k] !== undefined && (t[k]!.text === "&" || t[k]!.text === "&&" || t[k]!.text === "mut" || t[k]!.kind === "lifetime")) k++;
-    while (t[k]?.kind === "ident" && t[k + 1]?.text === "::" && t[k + 2]?.kind === "ident") k += 2;
+    k = ownPathEnd(t, k, t.length);
     const type = t[k];
     const after = t[k + 1]?.text;
     return type?.kind === "ident" && /^[A-Z]/.test(type.text) && !generics.has(type.text) && (after === "<" || after === "=" || after === ";") ? type.text : null;
   }
   if (t[k]?.text !== "=") return null;
   // The value's path, to its last segment: `T { … }` or `m::T { … }`, `T::new(…)` or `m::T::default()`.
-  let last = k + 1;
+  // Note: `crate::m::T { … }` or `T::new()`, not `Msg::Request { … }` (a variant) nor `std::fs::DirBuilder::new()` (another crate's type).
+  const from = k + 1;
+  let last = from;
   while (t[last]?.kind === "ident" && t[last + 1]?.text === "::" && t[last + 2]?.kind === "ident") last += 2;
+  const typeAt = t[last + 1]?.text === "{" ? last : last - 2;
+  if (typeAt > from && ownPathEnd(t, from, typeAt + 1) !== typeAt) return null;
   const upper = (x: Token | undefined): string | null => (x?.kind === "ident" && /^[A-Z]/.test(x.text) && !generics.has(x.text) ? x.text : null);
   const ends = (e: number) => t[e]?.text === ";" || (t[e]?.text === "?" && t[e + 1]?.text === ";") || (t[e]?.text === "." && (t[e + 1]?.text === "unwrap" || t[e + 1]?.text === "expect") && t[e + 2]?.text === "(" && t[pair[e + 2]! + 1]?.text === ";");
   if (t[last + 1]?.text === "{") return t[pair[last + 1]! + 1]?.text === ";" ? upper(t[last]) : null;
@@ -912,8 +938,8 @@ function paramsOf(t: readonly Token[], pair: Int32Array, open: number, receiver:
     const name = t[a]!.text;
     let k = a + 2;
     while (k < to && (t[k]!.text === "&" || t[k]!.text === "&&" || t[k]!.text === "mut" || t[k]!.kind === "lifetime")) k++;
-    // Note: a type named by its path (`crate::store::ModuleRecord`) is its last segment.
-    while (k + 2 < to && t[k]!.kind === "ident" && t[k + 1]!.text === "::" && t[k + 2]!.kind === "ident") k += 2;
+    // Note: a type named by a path of the crate's own (`crate::store::ModuleRecord`) is its last segment; another crate's (`std::io::Error`) or an associated type (`B::Device`) names none of the workspace's types.
+    k = ownPathEnd(t, k, to);
     const type = t[k];
     if (type?.kind === "ident" && /^[A-Z]/.test(type.text) && !generics.has(type.text) && type.text !== "Self" && (k + 1 >= to || t[k + 1]!.text === "<")) types.set(name, type.text);
     return name;
