@@ -616,9 +616,12 @@ function buildsSentence(gates: string, facts?: SiteFacts): string {
   return gates === "" ? "Not behind any `#[cfg]`: present in every build." : `Only in builds where ${gates} holds.`;
 }
 
+/** When a `debug_assert*`'s check runs, after "its". */
+const DEBUG_RUN = "check runs only in builds with `debug_assertions` on (debug builds, by default): a release build skips it";
+
 /** The first sentence of commonSituations for a `debug_assert*`, whose `debug_assertions` says when its check runs. */
 function debugBuildsSentence(gates: string): string {
-  return `${gates === "" ? "Not behind any `#[cfg]`: compiled in every build" : `Compiled only in builds where ${gates} holds`}, but as a \`debug_assert*\` its check runs only in builds with \`debug_assertions\` on (debug builds, by default): a release build skips it.`;
+  return `${gates === "" ? "Not behind any `#[cfg]`: compiled in every build" : `Compiled only in builds where ${gates} holds`}, but as a \`debug_assert*\` its ${DEBUG_RUN}.`;
 }
 
 /** The sentence for a site outside any other macro's tokens with no branch between the function's entry and it; `gates` (as shown) limit it to the builds that compile it. */
@@ -765,7 +768,9 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
   // Note: a guard that calls a function users cannot call (in a condition or a `let` it repeats) is none a user can compile.
   // Note: a `debug_assert*`'s own `debug_assertions` says when it checks, not when it compiles: its guard compiles in every build.
   const debugRun = RULES.some((r) => r.id === kind && r.debugOnly) && facts.gates.at(-1) === "debug_assertions" && facts.debugGateWritten !== true;
-  const ownGuards = generateGuards({ ...facts, gates: facts.gates.slice(facts.moduleGates.length, debugRun ? -1 : undefined) }, message);
+  /** The gates under which the site is compiled: a debug assertion's own `debug_assertions` left out. */
+  const compileGates = debugRun ? facts.gates.slice(0, -1) : facts.gates;
+  const ownGuards = generateGuards({ ...facts, gates: compileGates.slice(facts.moduleGates.length) }, message);
   const guards = callsPrivate([ownGuards.expression ?? "", ...ownGuards.lets].join("\n"), facts.privateCalls ?? []) ? NO_GUARDS : usersGuards(ownGuards, users, framing.configFields.length > 0, facts.function);
   const fn = facts.function;
   /** A public function that hands the check every value it reads unchanged: then the check is of that function's input. */
@@ -780,8 +785,8 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
   const who = fn === undefined ? null : code(nameOf(fn));
   const fnName = fn === undefined ? null : code(`fn ${fn.name}`);
   // Note: a `debug_assert*` is compiled in every build and checks only where `debug_assertions` is on (the last gate its rule adds): that gate is when it runs, not when it is compiled.
-  const gates = gatesText(debugRun ? facts.gates.slice(0, -1) : facts.gates);
-  const runsOnly = debugRun ? " Its check runs only in builds with `debug_assertions` on (debug builds, by default): a release build skips it." : "";
+  const gates = gatesText(compileGates);
+  const runsOnly = debugRun ? ` Its ${DEBUG_RUN}.` : "";
   const steps = facts.conditions.map((c) => describeCondition(c, facts));
   const deciding = framing.deciding.map((c) => describeCondition(c, facts));
   const inputs = inputsOf(framing, fn);
@@ -983,7 +988,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
   }
   if (settings !== null && settings.envs.length > 0) tips.push(`Set ${list(settings.envs.map(code))} only to values documented for ${facts.crate === null ? "the crate" : code(facts.crate)}, and check ${settings.envs.length === 1 ? "it" : "them"} where your program starts.`);
   // Note: a debug assertion's `debug_assertions` is when it checks, said in the documentation, not a build option to know.
-  const buildFeatures = [...(debugRun ? facts.gates.slice(0, -1) : facts.gates), ...(settings?.features ?? []).map(([f]) => `feature = "${f}"`)];
+  const buildFeatures = [...compileGates, ...(settings?.features ?? []).map(([f]) => `feature = "${f}"`)];
   const buildTip = buildsTip([...new Set(buildFeatures)], facts.crate);
   if (buildTip !== null) tips.push(buildTip);
 

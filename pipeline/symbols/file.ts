@@ -388,7 +388,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       const into = collector();
       // Note: an attribute's words (`#[cfg(unix)]`, `#[allow(dead_code)]`) are no arguments.
       const open = into?.called === undefined || into.params?.has(tok.text) === true || into.bound?.has(tok.text) === true ? -1 : enclosingOpen(t, pair, i);
-      if (open > 0 && t[open]!.text === "(" && t[open - 1]!.kind === "ident" && /^[a-z_]/.test(t[open - 1]!.text) && !KEYWORDS.has(t[open - 1]!.text) && !(t[open - 2]?.text === "[" || (t[open - 2]?.text === "!" && t[open - 3]?.text === "#"))) {
+      if (open > 0 && t[open]!.text === "(" && t[open - 1]!.kind === "ident" && /^[a-z_]/.test(t[open - 1]!.text) && !KEYWORDS.has(t[open - 1]!.text) && t[open - 2]?.text !== "[") {
         const key = `&${tok.text}`;
         if (!into!.called!.has(key)) (into!.called!.add(key), into!.calls!.push(key));
       }
@@ -859,7 +859,6 @@ function variantMade(t: readonly Token[], pair: ArrayLike<number>, i: number, se
   return `${aliases.get(qualifier) ?? qualifier}::${t[i]!.text}`;
 }
 
-/** The last segment of a path starting at `k` (`a::b::C<…>` → `C`). */
 /** Paths' first segments that name the standard library or one of its modules as commonly imported (`io::Error`, `mpsc::Sender`): a type under them is std's, not the workspace's. */
 const STD_HEADS: ReadonlySet<string> = new Set(["std", "core", "alloc", "io", "fmt", "mpsc", "sync", "fs", "net", "thread", "time", "collections", "mem", "ptr", "str", "string", "vec", "ops", "cmp", "iter", "hash", "path", "process", "env", "any", "borrow", "cell", "rc", "marker", "slice", "num", "convert", "error", "result", "option", "boxed", "task", "future", "pin", "ffi", "os", "atomic"]);
 
@@ -898,8 +897,7 @@ function letType(t: readonly Token[], pair: Int32Array, at: number, generics: Re
     return type?.kind === "ident" && /^[A-Z]/.test(type.text) && !generics.has(type.text) && (after === "<" || after === "=" || after === ";") ? type.text : null;
   }
   if (t[k]?.text !== "=") return null;
-  // The value's path, to its last segment: `T { … }` or `m::T { … }`, `T::new(…)` or `m::T::default()`.
-  // Note: `crate::m::T { … }` or `T::new()`, not `Msg::Request { … }` (a variant) nor `std::fs::DirBuilder::new()` (another crate's type).
+  // The value's path, to its last segment: `T { … }` or `m::T { … }`, `T::new(…)` or `m::T::default()`; not `Msg::Request { … }` (a variant) nor `std::fs::DirBuilder::new()` (std's type): `ownPathEnd`.
   const from = k + 1;
   let last = from;
   while (t[last]?.kind === "ident" && t[last + 1]?.text === "::" && t[last + 2]?.kind === "ident") last += 2;
@@ -912,6 +910,7 @@ function letType(t: readonly Token[], pair: Int32Array, at: number, generics: Re
   return null;
 }
 
+/** The last segment of a path starting at `k` (`a::b::C<…>` → `C`). */
 function lastSegment(t: readonly Token[], k: number): string {
   let last = t[k]!.text;
   while (t[k + 1]?.text === "::" && t[k + 2]?.kind === "ident") {
@@ -938,7 +937,7 @@ function paramsOf(t: readonly Token[], pair: Int32Array, open: number, receiver:
     const name = t[a]!.text;
     let k = a + 2;
     while (k < to && (t[k]!.text === "&" || t[k]!.text === "&&" || t[k]!.text === "mut" || t[k]!.kind === "lifetime")) k++;
-    // Note: a type named by a path of the crate's own (`crate::store::ModuleRecord`) is its last segment; another crate's (`std::io::Error`) or an associated type (`B::Device`) names none of the workspace's types.
+    // Note: a type named by a path of modules (`crate::store::ModuleRecord`) is its last segment; one under std (`std::io::Error`) or through a type (`B::Device`) names none of the workspace's types (`ownPathEnd`).
     k = ownPathEnd(t, k, to);
     const type = t[k];
     if (type?.kind === "ident" && /^[A-Z]/.test(type.text) && !generics.has(type.text) && type.text !== "Self" && (k + 1 >= to || t[k + 1]!.text === "<")) types.set(name, type.text);
