@@ -639,6 +639,8 @@ export interface EntryPoint {
   via: string[];
   /** True when the entry point's function returns no `Result` (nothing, or `Self` or its own type): a returned error that reaches it goes no further as a value (it is handled there or panicked with, `.expect` printing its Debug form). Absent otherwise, also where its return type is not known. */
   noResult?: true;
+  /** For a returned error: how each function of `via` but the last uses the result of its call of the next one, the entry point's first (`via.length - 1` items): `?` (`f(…)?`: passed on, converted by `From` where the error types differ), `map_err` (`f(…).map_err(…)?`: mapped into another error, then passed on), `return` (`f(…)` is the last expression of its body: returned as it is), `unwrap` or `expect` (`f(…).unwrap()`, `f(…).expect(…)`: a panic that prints the error's Debug form), null (used otherwise, or its calls of that name used in different ways). A reading of the tokens after each call; a `?` inside a closure passes the error to the closure's caller. Absent for other records, and where no link's use is read. */
+  errorPath?: ("?" | "map_err" | "return" | "unwrap" | "expect" | null)[];
   /** The weakest link of the path: `self` (the site's own function), `resolved` (each call names its callee: a path, `Self`, a `use`, a function of the same file), `path` (a path call that names several definitions of that name), `type-parameter` (a call through a type parameter, `B::float_scatter(…)`, or through a trait's method, `Self::f(…)` in its default methods: any implementation of the trait's method, `through` names which), `name` (a method or plain call matched by name alone). */
   confidence: "self" | "resolved" | "path" | "type-parameter" | "name";
   /** With confidence `type-parameter`: the trait methods (`FloatTensorOps::float_scatter`) whose implementations the path's calls through a type parameter stand for, in the path's order, each once. */
@@ -661,12 +663,12 @@ export interface CheckFirst {
   message: string;
 }
 
-/** The doc comment of a function, as written in the repository. */
+/** The doc comment of a function or a type, as written in the repository. */
 export interface DocQuote {
-  /** The documented function (`Tensor::reshape`). */
+  /** The documented function (`Tensor::reshape`) or type (`Ctxt`). */
   symbol: string;
-  /** Whose doc comment it is: the site's own `function`, or an `entry-point`'s. */
-  of: "function" | "entry-point";
+  /** Whose doc comment it is: the site's own `function`, an `entry-point`'s, or the `type` (or trait) whose `impl` holds the site's function (its first paragraph: what the type is for, the contract its methods keep). */
+  of: "function" | "entry-point" | "type";
   /** The doc comment's first paragraph. */
   summary: string;
   /** Its `# Panics` section, or null when it has none. */

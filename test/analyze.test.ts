@@ -14,7 +14,8 @@ import { analyzeEnvelopes, sameJson } from "../pipeline/analyze/index.js";
 import { closureParam, declaredKind, errBinding, formattedNames, lastLetValue, lex, valueCalls } from "../pipeline/analyze/rust.js";
 import { buildEnvelopes, groupSites } from "../pipeline/build.js";
 import { applyTestModules, extractFile, LIBRARY_ONLY } from "../pipeline/extract.js";
-import type { Envelope } from "../pipeline/schema-types.generated.js";
+import { analysisFields } from "../pipeline/analyze/fields.js";
+import type { Envelope, FunctionFact, RecordFacts } from "../pipeline/schema-types.generated.js";
 import { validate } from "../pipeline/validate.js";
 import { fixture, tempDir } from "./helpers/git.js";
 
@@ -297,6 +298,19 @@ describe("a configuration's guard as the user's code", { skip: hasRustc() ? fals
     const crate = /pub struct WindowConfig \{[\s\S]*?\n\}\n\nimpl WindowConfig \{[\s\S]*?\n\}\n/.exec(frames.text)![0];
     const program = `mod lib {\n${crate}}\nuse lib::WindowConfig;\n${guard}\nfn main() {\n    std::panic::set_hook(Box::new(|_| {}));\n    assert!(would_panic(&WindowConfig { size: 0 }));\n    assert!(std::panic::catch_unwind(|| WindowConfig { size: 0 }.init()).is_err());\n    assert!(!would_panic(&WindowConfig { size: 3 }));\n    assert!(std::panic::catch_unwind(|| WindowConfig { size: 3 }.init()).is_ok());\n}\n`;
     compileAndRun(program);
+  });
+});
+
+describe("a guard on the variant of a generic type's `self` as the user's code", { skip: hasRustc() ? false : "rustc is not installed" }, () => {
+  it("declares the impl's type parameters, takes the value in place of self, compiles and decides", () => {
+    const asInt: FunctionFact = { name: "int", line: 10, visibility: "pub", generics: null, whereClause: null, receiver: "&self", params: [], returnType: "&B", implGenerics: "<B: Clone>", implType: "Handle<B>", implTrait: null, traitName: null, lets: [], unchangedParams: [] };
+    const arm = { kind: "match" as const, line: 11, scrutinee: "self", pattern: "_", guard: null, attributes: [], earlierArms: [{ pattern: "Handle::Int(b)", guard: null, attributes: [] }] };
+    const facts: RecordFacts = { crate: "lib", module: "", crateDescription: null, crateKind: "lib", moduleGates: [], items: [{ kind: "fn", name: "int", visibility: "pub", line: 10 }], function: asInt, gates: [], conditions: [arm], macro: null, callers: [], boundInside: [], exitInPath: false, exitBeforePath: false, sameFunction: [], entryPoints: [{ symbol: "Handle::int", path: "src/lib.rs", line: 10, via: ["Handle::int"], confidence: "self" }] };
+    const guard = analysisFields("unreachable", "internal error: entered unreachable code", "src/lib.rs", 13, facts, []).typeGuard!;
+    assert.match(guard, /^\/\/ `value` is your `Handle<B>`\.\nfn would_panic<B: Clone>\(value: &Handle<B>\) -> bool \{/);
+    assert.doesNotMatch(guard, /\bself\b/);
+    const crate = "pub enum Handle<B> { Int(B), Float(B) }\nimpl<B: Clone> Handle<B> {\n    pub fn int(&self) -> &B {\n        match self {\n            Handle::Int(b) => b,\n            _ => unreachable!(),\n        }\n    }\n}\n";
+    compileAndRun(`mod lib {\n${crate}}\nuse lib::Handle;\n${guard}\nfn main() {\n    std::panic::set_hook(Box::new(|_| {}));\n    assert!(!would_panic(&Handle::Int(1u8)));\n    assert!(std::panic::catch_unwind(|| { Handle::Int(1u8).int(); }).is_ok());\n    assert!(would_panic(&Handle::Float(1u8)));\n    assert!(std::panic::catch_unwind(|| { Handle::Float(1u8).int(); }).is_err());\n}\n`);
   });
 });
 

@@ -510,7 +510,7 @@ describe("what keeps a check from failing, in the solutions", () => {
   it("is the `let … else` pattern matching, not its failure said and then negated", () => {
     const f = analysisFields("panic", "Index out of bounds for SelectionDataset: {index} >= {}", "src/selection.rs", 231, facts(get, { conditions: [letElse], entryPoints: [entry("SelectionDataset::get", ["SelectionDataset::get"])] }), []);
     const text = f.solutions.join("\n");
-    assert.match(text, /for which `self\.indices\.get\(index\)` matches `Some\(&index\)`/);
+    assert.match(text, /for which `self\.indices\.get\(index\)` is `Some\(…\)`/);
     assert.doesNotMatch(text, /does not match `Some\(&index\)`[^\n]*does not hold/);
   });
 
@@ -701,6 +701,60 @@ describe("a returned error that an entry point with no Result reaches", () => {
     assert.match(f.solutions[0]!, /^Handle the error at your call of `Module::try_load_record`, which reaches `apply`/);
     assert.doesNotMatch(f.solutions[0]!, /`Module::load_record`/);
     assert.match(f.solutions.join("\n"), /`Module::load_record` reaches `apply` but returns no `Result`: the error does not come back to you through it as a value/);
+  });
+});
+
+describe("a let-else or if-let on one whole variant", () => {
+  it("says the value is None (or an Err), not that it does not match a pattern whose names are new bindings", () => {
+    const get = fn({ name: "get", line: 20, visibility: "pub", receiver: "&self", implType: "Selection", params: [{ pattern: "index", type: "usize" }], unchangedParams: ["index"] });
+    const letElse = { kind: "let-else" as const, line: 21, value: "self.indices.get(index)", pattern: "Some(&index)" };
+    const f = analysisFields("panic", "index out of range", "src/lib.rs", 22, facts(get, { conditions: [letElse], entryPoints: [entry("Selection::get", ["Selection::get"])] }), []);
+    assert.match(f.triggerScenarios, /`self\.indices\.get\(index\)` is None \(the `else` of a `let … else`\)/);
+    assert.match(f.solutions.join("\n"), /`self\.indices\.get\(index\)` is `Some\(…\)`/);
+    assert.doesNotMatch([f.triggerScenarios, ...f.solutions].join("\n"), /does not match `Some\(&index\)`/);
+    const parsed = analysisFields("panic", "bad number", "src/lib.rs", 22, facts(get, { conditions: [{ kind: "if-let", line: 21, value: "text.parse::<u8>()", pattern: "Ok(n)", holds: false }], entryPoints: [entry("Selection::get", ["Selection::get"])] }), []);
+    assert.match(parsed.triggerScenarios, /`text\.parse::<u8>\(\)` is an Err/);
+    // Note: a pattern that can fail on its own value is said as a pattern.
+    const literal = analysisFields("panic", "not zero", "src/lib.rs", 22, facts(get, { conditions: [{ kind: "let-else", line: 21, value: "self.indices.get(index)", pattern: "Some(0)" }], entryPoints: [entry("Selection::get", ["Selection::get"])] }), []);
+    assert.match(literal.triggerScenarios, /does not match `Some\(0\)`/);
+  });
+});
+
+describe("the tip on a panic no condition decides", () => {
+  it("says every call that gets there panics, not to check which cases or operations it supports", () => {
+    const pool = fn({ name: "pool_backward", line: 30, visibility: "pub", params: [{ pattern: "x", type: "usize" }] });
+    for (const kind of ["todo", "panic"] as const) {
+      const f = analysisFields(kind, kind === "todo" ? "not yet implemented" : "not supported", "src/lib.rs", 31, facts(pool, { entryPoints: [entry("pool_backward", ["pool_backward"])] }), []);
+      assert.ok(f.preventionTips.includes("Every call of `pool_backward` that gets to line 31 panics: do not rely on it in this version."), f.preventionTips.join("\n"));
+      assert.doesNotMatch(f.preventionTips.join("\n"), /which cases it implements|which operations/);
+    }
+  });
+});
+
+describe("a returned error whose way up from the site is read (EntryPoint.errorPath)", () => {
+  const apply = fn({ name: "apply", line: 237, visibility: "pub(crate)", receiver: "self", implType: "ModuleRecord", returnType: "Result<M, RecordError>" });
+  it("comes back in the Result of an entry point whose every call passes it on, and ends as a panic where a call unwraps it", () => {
+    const entries = [
+      { ...entry("Module::try_load_record", ["Module::try_load_record", "ModuleRecord::apply"]), errorPath: ["return" as const] },
+      { ...entry("Module::load_record", ["Module::load_record", "Module::try_load_record", "ModuleRecord::apply"]), noResult: true as const, errorPath: ["expect" as const, "return" as const] },
+    ];
+    const f = analysisFields("err-return", "Missing tensors: {:?}", "src/store.rs", 258, facts(apply, { entryPoints: entries }), [], "RecordError::Validation");
+    const all = f.solutions.join("\n");
+    assert.match(all, /^It comes back to you in the `Result` of `Module::try_load_record`, as the calls are written \(`Module::try_load_record` → `return ModuleRecord::apply\(…\)`\)/);
+    assert.match(all, /Through `Module::load_record` it does not come back to you as a value .*the `expect\(…\)` in `Module::load_record` turns it into a panic/);
+    assert.doesNotMatch(all, /not worked out here/);
+    assert.doesNotMatch(f.commonSituations, /not worked out here/);
+  });
+  it("is another error where a call maps it, and keeps the hedge where a use is not read", () => {
+    const entries = [
+      { ...entry("Client::connect", ["Client::connect", "connect_ws", "ModuleRecord::apply"]), errorPath: [null, "map_err" as const] },
+      { ...entry("Store::open", ["Store::open", "ModuleRecord::apply"]), errorPath: [null] },
+    ];
+    const f = analysisFields("err-return", "Missing tensors: {:?}", "src/store.rs", 258, facts(apply, { entryPoints: entries }), [], "RecordError::Validation");
+    const all = f.solutions.join("\n");
+    assert.match(all, /Through `Client::connect` .*`connect_ws` turns it into another error with `\.map_err\(…\)`/);
+    assert.match(all, /Handle the error at your call of `Store::open`, which reaches `apply` \(whether it passes the error on as it is/);
+    assert.doesNotMatch(all, /It comes back to you/);
   });
 });
 

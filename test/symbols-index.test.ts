@@ -537,3 +537,44 @@ describe("the symbol index: readings a review found wrong", () => {
     assert.deepEqual(entries(index, "unix"), []);
   });
 });
+
+describe("the symbol index: a method called on a field of self", () => {
+  // `sync::Semaphore` holds a `batch::Semaphore` in its field `ll_sem`, through a module path; `Pool` holds it through `Arc<…>`; `Other` has a field of a type parameter.
+  const crate: Source[] = [
+    ["t/src/lib.rs", "t", "", ["pub mod sync;", "mod batch;"]],
+    ["t/src/batch.rs", "t", "batch", ["pub(crate) struct Semaphore { permits: usize }", "impl Semaphore {", "    pub(crate) fn try_acquire(&self, n: u32) -> Result<(), TryAcquireError> {", "        if n == 0 { panic!(\"zero permits\"); }", "        Ok(())", "    }", "}"]],
+    ["t/src/sync.rs", "t", "sync", [
+      "pub struct Semaphore {",
+      "    /// The low level semaphore",
+      "    ll_sem: crate::batch::Semaphore,",
+      "}",
+      "pub struct Pool { pub(crate) inner: std::sync::Arc<Semaphore>, count: usize }",
+      "pub struct Other<S> { sem: S }",
+      "impl Semaphore {",
+      "    pub fn try_acquire(&self) -> Result<(), TryAcquireError> {",
+      "        self.ll_sem.try_acquire(1)",
+      "    }",
+      "}",
+      "impl Pool {",
+      "    pub fn take(&self) { self.inner.try_acquire().unwrap(); }",
+      "}",
+      "impl<S> Other<S> {",
+      "    pub fn take(&self) { self.sem.try_acquire(); }",
+      "}",
+    ]],
+  ];
+  const index = indexOf(crate);
+
+  it("reads the fields whose type is one named type, through a module path and Arc, not a type parameter", () => {
+    assert.deepEqual(indexFile(crate[2]![3].join("\n")).fields, [["Semaphore", "ll_sem", "Semaphore"], ["Pool", "inner", "Semaphore"]]);
+    assert.deepEqual(node(index, "Other::take").fn!.calls, ["self.sem.try_acquire"]);
+  });
+
+  it("links the call to the field's type's method, so the public method is an entry point of the field's check", () => {
+    const check = index.nodes.find((n) => n.symbol === "Semaphore::try_acquire" && n.path === "t/src/batch.rs")!;
+    const found = index.entryPoints(check).map((e) => [e.symbol, e.via.join(" → "), e.confidence]);
+    assert.deepEqual(found.find(([s]) => s === "Semaphore::try_acquire"), ["Semaphore::try_acquire", "Semaphore::try_acquire → Semaphore::try_acquire", "path"]);
+    assert.ok(found.some(([s]) => s === "Pool::take"), JSON.stringify(found));
+    assert.ok(!found.some(([s]) => s === "Other::take"), JSON.stringify(found));
+  });
+});

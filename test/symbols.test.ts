@@ -103,6 +103,28 @@ describe("indexFile", () => {
     assert.deepEqual(indexFile(text).functions[0]!.passes, [["Check::narrow", 0, "self.shape()"], ["Check::narrow", 1, "dim"], ["Check::narrow", 2, "len"], ["self.at", 0, "len"]]);
   });
 
+  it("reads how a function uses each callee's result: ?, map_err then ?, returned, unwrap, expect; none where two calls differ", () => {
+    const text = [
+      "impl Store {",
+      "    pub fn load(&mut self, path: &Path) -> Result<Record, Error> {",
+      "        let bytes = read_all(path).await?;",
+      "        let header = Header::parse::<u8>(&bytes).map_err(Error::from)?;",
+      "        self.check(&header).unwrap();",
+      "        self.verify(&header).expect(\"verified\");",
+      "        let a = mixed(1)?;",
+      "        let b = mixed(2);",
+      "        if a { return early(b); }",
+      "        Self::assemble(header, bytes)",
+      "    }",
+      "    fn tail(&self) -> Result<(), Error> { x + last(1) }",
+      "}",
+    ].join("\n");
+    const [load, tail] = indexFile(text).functions;
+    assert.deepEqual(new Map(load!.uses), new Map<string, string>([["read_all", "?"], ["Header::parse", "map_err"], [".map_err", "?"], ["self.check", "unwrap"], ["self.verify", "expect"], ["early", "return"], ["Store::assemble", "return"]]));
+    // Note: `last(1)` closes the body, but its value is added to, not returned as it is.
+    assert.equal(tail!.uses, undefined);
+  });
+
   it("reads the structs a function builds, by a plain or a module path, not a type, a declaration, a pattern or the prelude's variants", () => {
     const text = [
       "impl Recv {",

@@ -18,14 +18,14 @@
  * the error returned, and that the caller handles it (`handle-error`); nothing of a panic's
  * containment (`catch_unwind`) or guards applies (`returnedFields`).
  */
-import type { Condition, Envelope, FunctionFact, MessageSource, OtherSite, ParamFact, RecordFacts, SiteFacts, SiteKind } from "../schema-types.generated.js";
+import type { Condition, EntryPoint, Envelope, FunctionFact, MessageSource, OtherSite, ParamFact, RecordFacts, SiteFacts, SiteKind } from "../schema-types.generated.js";
 import { FORMAT_TRAITS, optionOrResult, PRIMITIVE_TYPES, typeHead } from "../rust/index.js";
 import { MACRO_RULES, RULES } from "../rules/index.js";
 import { withoutValues } from "../message.js";
 import { errorTypeOf } from "../sources/returned.js";
 import { generateGuards, type Guards, NO_GUARDS } from "./guard.js";
 import { calledByUsers, conditionSource, frameOf, type Frame, type Framing, ERROR_HANDLERS, errorArm, isCatchAll, isDrop } from "./frame.js";
-import { boundNames, declaredKind, genericNames, isCopyType, settingsRead, singleName, headPaths, lastCall, letValue, lex, passesSelf, pathCalls, splitTopLevel, readNames, receiverKind, rustString, stdFailure, typeNames } from "./rust.js";
+import { boundNames, declaredKind, genericNames, isCopyType, settingsRead, singleName, headPaths, lastCall, letValue, lex, passesSelf, pathCalls, splitTopLevel, readNames, receiverKind, rustString, stdFailure, typeNames, wholeVariant } from "./rust.js";
 import { isStrLiteral } from "../tokens.js";
 import { type OwnWords, withOwnWords } from "./words.js";
 import { type PlaceFacts, withPlace } from "../workspace/place.js";
@@ -91,6 +91,18 @@ function itemPath(facts: SiteFacts): string {
   return facts.items.map((i) => (i.kind === "impl" ? `impl ${i.name}` : i.kind === "macro-rules" ? `macro_rules! ${i.name}` : `${i.kind} ${i.name}`)).join(" → ");
 }
 
+/**
+ * A value's state for a pattern of one whole variant (`wholeVariant`: `Some(x)` fails only on
+ * `None`), matched (`matches`) or not: "is `Some(…)`", "is None", "is an Err"; null for other patterns,
+ * said as matching them.
+ */
+function variantState(pattern: string, matches: boolean): string | null {
+  const variant = wholeVariant(pattern);
+  if (variant === null) return null;
+  const other = { Some: "None", Ok: "an Err", Err: "an Ok value" }[variant];
+  return matches ? `is \`${variant}(…)\`` : `is ${other}`;
+}
+
 /** One step of the path condition in words; snippets in code spans are verbatim source. */
 export function describeCondition(c: Condition, facts: SiteFacts | null = null): string {
   switch (c.kind) {
@@ -110,9 +122,9 @@ export function describeCondition(c: Condition, facts: SiteFacts | null = null):
     case "if":
       return `${code(c.condition ?? "")} is ${c.holds === false ? "false" : "true"}`;
     case "if-let":
-      return `${code(c.value ?? "")} ${c.holds === false ? "does not match" : "matches"} ${code(c.pattern ?? "")}`;
+      return `${code(c.value ?? "")} ${variantState(c.pattern ?? "", c.holds !== false) ?? `${c.holds === false ? "does not match" : "matches"} ${code(c.pattern ?? "")}`}`;
     case "let-else":
-      return `${code(c.value ?? "")} does not match ${code(c.pattern ?? "")} (the \`else\` of a \`let … else\`)`;
+      return `${code(c.value ?? "")} ${variantState(c.pattern ?? "", false) ?? `does not match ${code(c.pattern ?? "")}`} (the \`else\` of a \`let … else\`)`;
     case "while":
       return `${code(c.condition ?? "")} is true in a \`while\` loop`;
     case "while-let":
@@ -428,8 +440,8 @@ function avoidance(framing: Framing): string {
     const earlier = only.earlierArms ?? [];
     return `${code(only.scrutinee ?? "")} does not match ${code(only.pattern ?? "")}${earlier.length === 0 ? "" : ` (or matches ${earlier.length === 1 ? "the arm" : `one of the ${earlier.length} arms`} before it)`}`;
   }
-  if (only?.kind === "if-let") return `${code(only.value ?? "")} ${only.holds === false ? "matches" : "does not match"} ${code(only.pattern ?? "")}`;
-  if (only?.kind === "let-else") return `${code(only.value ?? "")} matches ${code(only.pattern ?? "")}`;
+  if (only?.kind === "if-let") return `${code(only.value ?? "")} ${variantState(only.pattern ?? "", only.holds === false) ?? `${only.holds === false ? "matches" : "does not match"} ${code(only.pattern ?? "")}`}`;
+  if (only?.kind === "let-else") return `${code(only.value ?? "")} ${variantState(only.pattern ?? "", true) ?? `matches ${code(only.pattern ?? "")}`}`;
   // Note: the conditions are nested (each inside the one before): the panic needs all of them, so avoiding it needs one to fail. A single condition said and then negated ("… holds does not hold") reads as its opposite.
   return d.length === 1 ? `it is not the case that ${describeCondition(d[0]!)}` : `not all of these hold: ${list(d.map((c) => describeCondition(c)))}`;
 }
@@ -664,17 +676,18 @@ function reachSentences(fn: FunctionFact | undefined, facts: RecordFacts): strin
   return situations;
 }
 
-/**
- * The guards as written for users: none for a function they do not call, nor one that reads a
- * field of `self` (whose visibility the facts do not hold) unless it is a configuration's, which
- * its users set (`config`: the check reads a configuration's fields).
- */
 /** True when `code` calls one of `names` (`f` or `Type::f`, `RecordFacts.privateCalls`) by a plain or a `Type::` path. */
 function callsPrivate(code: string, names: readonly string[]): boolean {
   if (names.length === 0) return false;
   return pathCalls(code).some((key) => names.includes(key));
 }
 
+/**
+ * The guards as written for users: none for a function they do not call, nor one that reads a
+ * field of `self` (whose visibility the facts do not hold) unless it is a configuration's, which
+ * its users set (`config`: the check reads a configuration's fields); one that reads `self` as a
+ * function of the user's value (`selfGuard`).
+ */
 function usersGuards(guards: Guards, users: boolean, config: boolean, fn: FunctionFact | undefined): Guards {
   const readsField = (code: string | null) => !config && code !== null && /\bself\s*\.\s*[a-z_]\w*\b(?!\s*[(:])/.test(code);
   // Note: the expression form reads what the function holds beside its parameters and `self` (its
@@ -682,20 +695,24 @@ function usersGuards(guards: Guards, users: boolean, config: boolean, fn: Functi
   //   takes or repeats (guard.ts).
   const params = new Set(["self", ...(fn?.params ?? []).flatMap((p) => boundNames(p.pattern))]);
   const readsLocals = guards.form === "expression" && guards.reads.some((n) => !params.has(n) && !PRIMITIVE_TYPES.has(n));
-  if (users && !readsLocals && !readsField(guards.validationCode) && !readsField(guards.typeGuard)) return config ? configGuard(guards, fn) : guards;
+  if (users && !readsLocals && !readsField(guards.validationCode) && !readsField(guards.typeGuard)) return selfGuard(guards, fn, config ? "config" : "value");
   return { ...guards, validationCode: null, typeGuard: null, form: null };
 }
 
 /**
- * A check of a configuration's own fields (`self.kernel_size >= 3` in `BoxBlurConfig::init`) as a
+ * A check that reads `self` (a configuration's own fields, `self.kernel_size >= 3` in
+ * `BoxBlurConfig::init`; the value's variant, `matches!(self, BackendTensor::Int(_))`) as a
  * function of the user's value: `self` is a name only inside the method, so the guard takes the
- * configuration as `config`.
+ * value as `name` (`config`, `value`), declaring the impl's type parameters. An expression that
+ * reads `self` for a type that cannot be named so is left out.
  */
-function configGuard(guards: Guards, fn: FunctionFact | undefined): Guards {
+function selfGuard(guards: Guards, fn: FunctionFact | undefined, name: "config" | "value"): Guards {
+  if (guards.form !== "expression" || guards.typeGuard === null || !guards.reads.includes("self")) return guards;
   const type = fn?.implType ?? null;
-  if (guards.form !== "expression" || guards.typeGuard === null || type === null || !guards.reads.includes("self") || !/^[A-Z]\w*(?:<[^<>]*>)?$/.test(type)) return guards;
-  const body = guards.typeGuard.replace(/\bself\b/g, "config");
-  return { ...guards, typeGuard: `// \`config\` is your \`${type}\`; the fields the check reads must be public to you for this to compile.\nfn would_panic(config: &${type}) -> bool {\n    ${body}\n}` };
+  if (type === null || !/^[A-Z]\w*(?:<[^<>]*>)?$/.test(type)) return { ...guards, typeGuard: null };
+  const body = guards.typeGuard.replace(/\bself\b/g, name).replace(/\n/g, "\n    ");
+  const note = name === "config" ? `// \`config\` is your \`${type}\`; the fields the check reads must be public to you for this to compile.` : `// \`value\` is your \`${type}\`.`;
+  return { ...guards, typeGuard: `${note}\nfn would_panic${fn?.implGenerics ?? ""}(${name}: &${type}) -> bool {\n    ${body}\n}` };
 }
 
 /** The record's other sites (`facts.otherSites`) in words: each one's function and, when known, its deciding condition. */
@@ -888,7 +905,8 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
       else if (fn?.implTrait != null) solutions.push(`${decidingText === null ? `${code(fn.implType ?? "")} does not implement ${code(`${traitOf(fn)}::${fn.name}`)}` : `${code(fn.implType ?? "")}'s ${code(`${traitOf(fn)}::${fn.name}`)} does not implement the case where ${decidingText}`}: the operation is not available with this type.`);
       else solutions.push(decidingText === null ? `Do not call ${callee}: the path is not implemented in this version.` : `Avoid inputs for which ${decidingText}: ${callee} does not implement that case.`);
       solutions.push(`If you own the code, implement the missing path or return an error instead of ${label}.`);
-      tips.push(`Before relying on ${callee}, check which cases it implements.`);
+      // Note: with no deciding condition, the function implements no case to pick: every call that gets there panics.
+      tips.push(decidingText === null ? `Every call of ${callee} that gets to line ${line} panics: do not rely on it in this version.` : `Before relying on ${callee}, check which cases it implements.`);
       break;
     case "invariant":
       if (fixed) {
@@ -935,7 +953,8 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
       if (!users) solutions.push(`Find the public call of ${facts.crate === null ? "the crate" : code(facts.crate)} your code makes that gets to ${callee}, and give it input for which ${avoid}.`);
       else if (kind.includes("assert") && last?.kind === "assert") solutions.push(`Call ${callee} only with ${names} such that ${assertion(last)}${steps.length > 1 ? ` (checked when ${steps.slice(0, -1).join(", then ")})` : ""}.`);
       else solutions.push(`Call ${callee} only with ${names} for which ${avoid}: other input ${kind === "declared-call" ? "fails the check" : "panics"}.`);
-      if (guards.validationCode !== null) solutions.push(`Check the arguments first with the validation code, which tests the same condition and returns ${withoutValues(message) === message ? "the message" : "the message's text, its values left out,"} as an \`Err\`.`);
+      // Note: a record of several sites: the code repeats the condition of the first only.
+      if (guards.validationCode !== null) solutions.push(`Check the arguments first with the validation code, which tests ${(facts.otherSites ?? []).length === 0 ? "the same condition" : `the condition of line ${line} (not those of the message's other sites)`} and returns ${withoutValues(message) === message ? "the message" : "the message's text, its values left out,"} as an \`Err\`.`);
       solutions.push(ownFix(fn, "If you own the code, return an error for such input instead of panicking."));
       tips.push(framing.configFields.length > 0 ? "Set configuration fields to values the code accepts when the configuration is built, and test that configuration once." : users ? `Validate the arguments of ${callee} where they enter your program.` : "Validate what you pass to the public calls that reach it where it enters your program.");
       break;
@@ -983,7 +1002,8 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
         // Note: a function users cannot call is avoided through the public call that leads to it, which the backtrace shows.
         : `No condition in ${callee} decides whether line ${line} panics once execution gets there, and users do not call ${callee} themselves: run with \`RUST_BACKTRACE=1\` to see which call of yours leads here, and avoid that use${gates === "" ? "" : ` in builds where ${gates} holds`}; if it is a use the docs allow, this points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)}.`);
       solutions.push(ownFix(fn, "If you own the code, return an error instead of panicking."));
-      tips.push(`Find out which operations ${callee} supports before relying on it.`);
+      // Note: no condition decides it: there is no case of the function's to pick, only whether to call it.
+      tips.push(facts.exitBeforePath ? `Read the exits of ${callee} before line ${line} for the calls that do not panic before relying on it.` : `Every call of ${callee} that gets to line ${line} panics: do not rely on it in this version${gates === "" ? "" : ` in builds where ${gates} holds`}.`);
       break;
   }
   if (settings !== null && settings.envs.length > 0) tips.push(`Set ${list(settings.envs.map(code))} only to values documented for ${facts.crate === null ? "the crate" : code(facts.crate)}, and check ${settings.envs.length === 1 ? "it" : "them"} where your program starts.`);
@@ -1157,6 +1177,37 @@ function neverCompiledFields(kind: SiteKind, path: string, line: number, facts: 
  * condition to it when the facts hold one, and that the caller handles it (`?`, `match`), as no
  * panic is raised there. Guards, `catch_unwind` and example fixes are a panic's: null here.
  */
+/** Where a returned error goes on an entry point's path (`Route`). */
+interface Route {
+  /** `returns`: every function of the path passes it on, and the entry point returns it; `panics`, `maps`: `at` unwraps it or maps it; `unknown`: how `at` uses it is not read. */
+  readonly kind: "returns" | "panics" | "maps" | "unknown";
+  /** The function of the path where it stops going up as it is, and how it uses it. */
+  readonly at?: string;
+  readonly use?: "unwrap" | "expect";
+  /** The path as the calls are written: `` `X` → `a(…)?` → `b(…).unwrap()` ``. */
+  readonly written: string;
+}
+
+/**
+ * Where a returned error goes on the path of entry point `e`, from the site's function up
+ * (`EntryPoint.errorPath`: a reading of the tokens after each call).
+ */
+function routeOf(e: EntryPoint): Route {
+  const uses = e.via.slice(1).map((_, k) => e.errorPath?.[k] ?? null);
+  const written = [code(e.via[0]!), ...e.via.slice(1).map((callee, k) => {
+    const use = uses[k];
+    return code(use === "?" ? `${callee}(…)?` : use === "return" ? `return ${callee}(…)` : use === "unwrap" ? `${callee}(…).unwrap()` : use === "expect" ? `${callee}(…).expect(…)` : use === "map_err" ? `${callee}(…).map_err(…)?` : `${callee}(…)`);
+  })].join(" → ");
+  for (let k = uses.length - 1; k >= 0; k--) {
+    const use = uses[k];
+    if (use === "?" || use === "return") continue;
+    const at = e.via[k]!;
+    if (use === "unwrap" || use === "expect") return { kind: "panics", at, use, written };
+    return { kind: use === "map_err" ? "maps" : "unknown", at, written };
+  }
+  return { kind: e.noResult === true ? "unknown" : "returns", written };
+}
+
 function returnedFields(kind: SiteKind, message: string, path: string, line: number, facts: RecordFacts, sameFunction: readonly Peer[], errorClass: string | null): AnalysisFields {
   const fn = facts.function;
   const where = itemPath(facts);
@@ -1227,7 +1278,7 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
     if (fn.implTrait !== null) situations.push(`${code(fn.name)} implements ${code(`${fn.implTrait}::${fn.name}`)} for ${code(fn.implType ?? "")}: every call of that trait method on this type may return it.`);
     else if (fn.traitName !== null) situations.push(`${code(fn.name)} is a default method of trait ${code(fn.traitName)}: implementations that do not override it may return it.`);
     else if (fn.visibility === "pub") situations.push(`${code(`pub fn ${fn.name}`)}: ${publicReach(facts)}; its callers get the error as its return value.`);
-    else if (reaching.length > 0) situations.push(`${code(`${fn.visibility === null ? "" : `${fn.visibility} `}fn ${fn.name}`)} returns it to other code of the crate: users reach it through ${list(reaching.map((e) => code(e.symbol)))}; whether ${reaching.length === 1 ? "that function passes" : "those pass"} it on to them is not worked out here.`);
+    else if (reaching.length > 0) situations.push(`${code(`${fn.visibility === null ? "" : `${fn.visibility} `}fn ${fn.name}`)} returns it to other code of the crate: users reach it through ${list(reaching.map((e) => code(e.symbol)))}${reaching.every((e) => routeOf(e).kind !== "unknown") ? "" : `; whether ${reaching.length === 1 ? "that function passes" : "those pass"} it on to them is not worked out here for ${reaching.length === 1 ? "it" : list(reaching.filter((e) => routeOf(e).kind === "unknown").map((e) => code(e.symbol)))}`}.`);
     else situations.push(`${code(`${fn.visibility === null ? "" : `${fn.visibility} `}fn ${fn.name}`)} returns it to other code of the crate; whether that code passes it on to users is not worked out here.`);
     if (sameFunction.length > 0) situations.push(`The same function returns ${sameFunction.length === 1 ? "another catalogued error" : `${sameFunction.length} other catalogued errors`}: ${sameFunction.slice(0, 4).map((p) => quoteMessage(p.message)).join("; ")}${sameFunction.length > 4 ? "; …" : ""}.`);
   }
@@ -1235,20 +1286,33 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
   // Note: a function users cannot call and no public function is found to reach: "handle it where it is returned" would be advice for the crate's authors.
   const unreached = value && closure === undefined && fn !== undefined && fn.visibility !== "pub" && fn.implTrait === null && fn.traitName === null && !calledByUsers(fn, facts) && reaching.length === 0 && facts.entryPoints !== undefined && facts.entryPoints.length === 0 && !macroCrate && panicker === undefined;
   // Note: an entry point that returns no `Result` (`fn load_record(self, …) -> Self`) cannot hand the error back: it handles it or panics with it.
-  const passing = reaching.filter((e) => e.noResult !== true);
-  const stopping = reaching.filter((e) => e.noResult === true);
+  // Note: where the way from an entry point is read (`EntryPoint.errorPath`), what happens to the error on it is said; the others keep the hedge.
+  const routed = reaching.map((e) => ({ e, route: routeOf(e) }));
+  const returning = routed.filter((r) => r.route.kind === "returns").map((r) => r.e);
+  const panicking = routed.filter((r) => r.route.kind === "panics");
+  const mapping = routed.filter((r) => r.route.kind === "maps");
+  const unread = routed.filter((r) => r.route.kind === "unknown").map((r) => r.e);
+  const passing = unread.filter((e) => e.noResult !== true);
+  const stopping = unread.filter((e) => e.noResult === true);
   const at = passing.length === 0 ? null : `your call of ${list(passing.map((e) => code(e.symbol)))}, which ${passing.length === 1 ? "reaches" : "reach"} ${callee} (whether ${passing.length === 1 ? "it passes" : "they pass"} the error on as it is, map${passing.length === 1 ? "s" : ""} it into ${passing.length === 1 ? "an error of its own" : "errors of their own"} or handle${passing.length === 1 ? "s" : ""} it is not worked out here)`;
   const stopped = stopping.length === 0 ? null : `${list(stopping.map((e) => code(e.symbol)))} ${stopping.length === 1 ? "reaches" : "reach"} ${callee} but ${stopping.length === 1 ? "returns" : "return"} no \`Result\`: the error does not come back to you through ${stopping.length === 1 ? "it" : "them"} as a value; ${stopping.length === 1 ? "it handles" : "they handle"} it or panic${stopping.length === 1 ? "s" : ""} with it (an \`.expect\` or \`unwrap()\` there prints it in its Debug form after its own words), which the \`panicked at\` line of such a panic shows.`;
+  const routes = [
+    ...(returning.length === 0 ? [] : [`It comes back to you in the \`Result\` of ${list(returning.map((e) => code(e.symbol)))}, as the calls are written (${returning.slice(0, 2).map((e) => routeOf(e).written).join("; ")}${returning.length > 2 ? "; …" : ""})${returning.some((e) => e.errorPath?.includes("?") === true) ? ", \`?\` converting it with \`From\` where the error types differ" : ""}: \`match\` on that \`Result\`, or pass it on with \`?\`; \`unwrap()\` and \`expect()\` turn it into a panic.`]),
+    ...panicking.slice(0, 2).map(({ e, route }) => `Through ${code(e.symbol)} it does not come back to you as a value (${route.written}): the \`${route.use === "unwrap" ? "unwrap()" : "expect(…)"}\` in ${code(route.at!)} turns it into a panic, which prints ${route.use === "unwrap" ? "“called \`Result::unwrap()\` on an \`Err\` value: ” and then the error's Debug form" : "the \`expect\` message, “: ” and then the error's Debug form"}.`),
+    ...mapping.slice(0, 2).map(({ e, route }) => `Through ${code(e.symbol)} (${route.written}), ${code(route.at!)} turns it into another error with \`.map_err(…)\` and passes that on: what comes back in the \`Result\` of ${code(e.symbol)} is that error (whether it keeps this text is not worked out here).`),
+  ];
   const solutions = macroCrate
     ? ["Change the macro's input (the item it is applied to, its attributes) so that its expansion does not make this error."]
     : panicker !== undefined
     ? [`It reaches your code as a panic of ${code(panicker.symbol)}, not as a \`Result\`: there is no error value to match. Avoid the case${steps.length > 0 ? ` (${steps.join(", then ")})` : ""}${publicCallers(facts)}; the docs quoted above, where there are any, say when it happens.`]
     : unreached
     ? [`Users do not call ${callee} (${fn!.visibility === null ? "private" : code(fn!.visibility!)}${facts.callers.length === 0 ? "" : `; called in the crate by ${list(facts.callers.slice(0, 3).map(code))}`}), and the symbol index finds no public function that reaches it: the error goes to the crate's own code, which may handle it there. Where this text does reach your program, it comes through a call of yours into ${facts.crate === null ? "the crate" : code(facts.crate)}: in the error that call returns, or in a panic or a log line of the crate's (which one is not worked out here).`]
+    : routes.length > 0
+    ? [...routes, ...(at === null ? [] : [`Handle the error at ${at}: \`match\` on the \`Result\`, or pass it on with \`?\`.`]), ...(stopped === null ? [] : [stopped])]
     : at === null && stopped !== null
     ? [stopped]
     : [`Handle the error ${at !== null ? `at ${at}` : makerEntries.length > 0 ? `at your call of ${list(makerEntries.map(code))}, which ${makerEntries.length === 1 ? "reaches" : "reach"} code that builds it (whether the error comes back to you unchanged is not worked out here)` : `where ${value && closure === undefined ? `${callee} returns it` : "it reaches your code"}`}: \`match\` on the \`Result\`, or pass it on with \`?\`; \`unwrap()\` and \`expect()\` turn it into a panic.`];
-  if (at !== null && stopped !== null) solutions.push(stopped);
+  if (routes.length === 0 && at !== null && stopped !== null) solutions.push(stopped);
   if (errorClass !== null && errorClass.includes("::")) solutions.push(`To handle this case apart from the others, match the \`${errorClass.slice(errorClass.lastIndexOf("::") + 2)}\` variant of \`${errorClass.slice(0, errorClass.lastIndexOf("::"))}\`.`);
   // Note: a path condition of branches alone says what a caller can check beforehand; one through a loop or a closure does not.
   // Note: and only where users call the function and the conditions read nothing but its parameters: a local or `self`'s state is no caller's to check.

@@ -286,16 +286,22 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
     const entries = entriesOf(target);
     const documented: SymbolNode[] = [target, ...entries.map((x) => x.node).filter((n) => n.id !== target.id)];
     const docs = documented.flatMap((n): DocQuote[] => (n.doc === null ? [] : [{ symbol: n.symbol, of: n === target ? "function" : "entry-point", summary: n.doc.summary, panics: n.doc.panics, ...(n.doc.details === undefined ? {} : { details: n.doc.details }) }]));
+    // Note: the type of the site's method says what values of it are for: the contract a check of `self` keeps.
+    const owner = index.ownerDoc(target);
+    if (owner !== null && owner.doc.summary !== "") docs.push({ symbol: owner.name, of: "type", summary: owner.doc.summary, panics: null, ...(owner.doc.details === undefined ? {} : { details: owner.doc.details }) });
     const docTests = documented.filter((n) => n.doc?.example !== undefined);
     const reproductions = reproductionsOf(input, linked[i]!, docTests);
     // Note: a test's body is a user's "before" only where it calls what users can call (a public function of the path) and names nothing private to the crate (`crate::`, `super::`, `self::` paths of a unit test).
     const names = new Set(documented.filter((n) => n.public).map((n) => n.fn?.name ?? ""));
+    const returned = RETURNED_TEXTS.has(e.occurrences[0]!.kind);
     const best = linked[i]!.filter((l) => l.test.fn.body !== undefined && !/\b(?:crate|super|self)\s*::/.test(l.test.fn.body) && [...names].some((name) => name !== "" && new RegExp(`\\b${name}\\s*(?:::\\s*<[^>]*>\\s*)?\\(`).test(l.test.fn.body!))).sort(byLink)[0];
     return {
       entryPoints: entries.map((x) => {
         const first = checksFirst(x.chain, target.id, e.record.errorMessage);
         const gives = x.node.fn?.returns;
-        return { symbol: x.symbol, path: x.path, line: x.line, via: [...x.via], confidence: x.confidence, ...(x.through.length === 0 ? {} : { through: [...x.through] }), ...(first.length === 0 ? {} : { checksFirst: first }), ...(x.carries.length === 0 ? {} : { carries: x.carries.map(([a, b]) => [a, b] as [string, string]) }), ...(gives === "self" || gives === "none" ? { noResult: true as const } : {}) };
+        // Note: for a returned error, how each function of the path uses the next one's `Result`.
+        const uses = returned ? x.chain.slice(0, -1).map((id, k) => index.resultUse(index.nodes[id]!, index.nodes[x.chain[k + 1]!]!)) : [];
+        return { symbol: x.symbol, path: x.path, line: x.line, via: [...x.via], confidence: x.confidence, ...(x.through.length === 0 ? {} : { through: [...x.through] }), ...(first.length === 0 ? {} : { checksFirst: first }), ...(x.carries.length === 0 ? {} : { carries: x.carries.map(([a, b]) => [a, b] as [string, string]) }), ...(gives === "self" || gives === "none" ? { noResult: true as const } : {}), ...(uses.some((u) => u !== null) ? { errorPath: uses } : {}) };
       }),
       docs,
       callers: [...(callerCache.get(target.id) ?? callerCache.set(target.id, index.resolvedCallers(target)).get(target.id)!)],

@@ -509,3 +509,16 @@ export function splitTopLevel(text: string, separator: string, angles: boolean):
   out.push(text.slice(start));
   return out;
 }
+
+/**
+ * `Some`, `Ok` or `Err` when `pattern` is that variant around a pattern that binds or ignores
+ * whatever it holds (`Some(x)`, `Some(&index)`, `Ok((a, mut b))`, `Err(_)`): the pattern then fails
+ * only on the other variant. Null for any other pattern (`Some(0)`, `Some(Kind::A)`, `Some(x) | None`).
+ */
+export function wholeVariant(pattern: string): "Some" | "Ok" | "Err" | null {
+  const m = /^\s*(?:(?:std|core)\s*::\s*(?:option|result)\s*::\s*(?:Option|Result)\s*::\s*)?(Some|Ok|Err)\s*\(([\s\S]*)\)\s*$/.exec(pattern);
+  if (m === null) return null;
+  // Note: names (a lower-case identifier, `_`), `&`, `mut`, `ref`, tuples and `..`: nothing that can fail to match.
+  const inner = m[2]!.replace(/\b(?:ref|mut)\b/g, " ");
+  return /^[\s&(),.]*(?:(?:_|[a-z_][a-z0-9_]*)[\s&(),.]*)*$/.test(inner) && !/\.\.\.|\.\.=/.test(inner) && /^[^()]*(?:\([^()]*\)[^()]*)*$/.test(inner) ? (m[1] as "Some" | "Ok" | "Err") : null;
+}

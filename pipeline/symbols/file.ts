@@ -19,10 +19,18 @@ import { type Token, tokenize } from "../tokens.js";
 /**
  * A call as the token pass reads it, by its key: `f` (a plain call), `Type::f` (a path: its last
  * two segments, `Self` replaced by the impl's type and `use` aliases by what they name), `.f` (a
- * method call), `self.f` (a method call on `self`), `Type.f` (a method call on a parameter of that
+ * method call), `self.f` (a method call on `self`), `self.x.f` (a method call on the field `x` of
+ * `self`), `Type.f` (a method call on a parameter of that
  * type), `m!` (a macro invocation), `&f` (a function named alone as a macro invocation's argument).
  */
 export type CallFact = string;
+
+/**
+ * How a function uses the result of a call: `?` (`f(…)?`), `map_err` (`f(…).map_err(…)?`),
+ * `return` (`f(…)` the last expression of its body), `unwrap` (`f(…).unwrap()`), `expect`
+ * (`f(…).expect(…)`).
+ */
+export type ResultUse = "?" | "map_err" | "return" | "unwrap" | "expect";
 
 /** The doc comment of an item: its first paragraph and its `# Panics` section, as written (`///` and one space taken off). */
 export interface DocFact {
@@ -82,6 +90,12 @@ export interface FunctionSymbol {
    * bound that name in the body before; absent when none.
    */
   readonly passes?: readonly (readonly [call: CallFact, argument: number, parameter: string])[];
+  /**
+   * How it uses the result of a call, for each callee key whose every call it uses in one of these
+   * ways (`ResultUse`): `[call, use]`; absent when none. A reading of the tokens after the call's
+   * closing parenthesis (`.await` read through).
+   */
+  readonly uses?: readonly (readonly [call: CallFact, use: ResultUse])[];
   /** The enum variants its body builds, `Type::Variant`, and the structs, `Type` (`Type(…)`, `Type { … }`, `m::Type(…)`; `Self` read as the impl's type, `use` aliases as what they name; not those a pattern names, `Err(Error::Io(e)) =>`, `if let`, `matches!`, `==`, nor the prelude's `Some`, `Ok`, `Err`): where a returned error of that variant or type is made. Absent when none. */
   readonly makes?: readonly string[];
 }
@@ -110,6 +124,10 @@ export interface FileSymbols {
   readonly modules: readonly (readonly [name: string, pub: boolean])[];
   /** The `struct`, `enum` and `union` types and the traits it declares outside test code. */
   readonly types: readonly TypeSymbol[];
+  /** Of those, the ones with a doc comment, `[name, doc]`, in the order declared; absent when none. */
+  readonly typeDocs?: readonly (readonly [name: string, doc: DocFact])[];
+  /** The named fields of its structs whose type is one named type (`FieldType`): `[struct, field, type]`; absent when none. */
+  readonly fields?: readonly (readonly [struct: string, field: string, type: string])[];
 }
 
 /** Tokens after which `impl` or `trait` is a type (`x: impl Fn()`, `&dyn Trait`), not an item. */
@@ -165,6 +183,8 @@ interface Scope {
   readonly mixed?: Set<string>;
   /** A function's `FunctionSymbol.makes`, in the order first met. */
   readonly makes?: string[];
+  /** How a function uses each callee's results so far (`FunctionSymbol.uses`): null once two calls of it differ, or one is used otherwise. */
+  readonly results?: Map<CallFact, ResultUse | null>;
 }
 
 /**
@@ -181,6 +201,8 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
   const reexports: string[] = [];
   const modules: [string, boolean][] = [];
   const types: TypeSymbol[] = [];
+  const typeDocs: [string, DocFact][] = [];
+  const fields: [string, string, string][] = [];
   const inlineModules = () => stack.filter((s) => s.kind === "mod").map((s) => [s.name!, s.pub!] as const);
   const typeEntry = (name: string, pub: boolean): TypeSymbol => {
     const around = inlineModules();
@@ -200,8 +222,11 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
     for (let k = stack.length - 1; k >= 0; k--) if (stack[k]!.kind === "impl" || stack[k]!.kind === "trait") return stack[k]!.owner ?? null;
     return null;
   };
-  const pending: { fn: Omit<FunctionSymbol, "calls" | "endLine">; calls: CallFact[]; passes: [CallFact, number, string][]; makes: string[] }[] = [];
-  const ended = (p: (typeof pending)[number], endLine: number): FunctionSymbol => ({ ...p.fn, endLine, calls: p.calls, ...(p.passes.length === 0 ? {} : { passes: p.passes }), ...(p.makes.length === 0 ? {} : { makes: p.makes }) });
+  const pending: { fn: Omit<FunctionSymbol, "calls" | "endLine">; calls: CallFact[]; passes: [CallFact, number, string][]; makes: string[]; results: Map<CallFact, ResultUse | null> }[] = [];
+  const ended = (p: (typeof pending)[number], endLine: number): FunctionSymbol => {
+    const uses = [...p.results].filter((u): u is [CallFact, ResultUse] => u[1] !== null);
+    return { ...p.fn, endLine, calls: p.calls, ...(p.passes.length === 0 ? {} : { passes: p.passes }), ...(uses.length === 0 ? {} : { uses }), ...(p.makes.length === 0 ? {} : { makes: p.makes }) };
+  };
 
   /** The opening delimiters of the macro invocations around the token (`name!(…)`), innermost last. */
   const macroOpens: number[] = [];
@@ -268,10 +293,11 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       const calls: CallFact[] = [];
       const passes: [CallFact, number, string][] = [];
       const makes: string[] = [];
-      pending.push({ fn: head.expected !== undefined ? { ...fn, body: bodyLines(text, t[j]!.start, t[pair[j]!]!.end) } : fn, calls, passes, makes });
+      const results = new Map<CallFact, ResultUse | null>();
+      pending.push({ fn: head.expected !== undefined ? { ...fn, body: bodyLines(text, t[j]!.start, t[pair[j]!]!.end) } : fn, calls, passes, makes, results });
       const byName = new Set(named.filter((x) => x !== ""));
       if (receiver) byName.add("self");
-      stack.push({ kind: "fn", close: pair[j]!, calls, called: new Set(), test, params: byName, ...(paramTypes.size === 0 ? {} : { paramTypes }), bound: new Set(), localTypes: new Map(), typeParams: new Set(generics), passes, mixed: new Set(), makes });
+      stack.push({ kind: "fn", close: pair[j]!, calls, called: new Set(), test, params: byName, ...(paramTypes.size === 0 ? {} : { paramTypes }), bound: new Set(), localTypes: new Map(), typeParams: new Set(generics), passes, mixed: new Set(), makes, results });
       i = j;
       continue;
     }
@@ -285,7 +311,10 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       const path = word === "trait" ? null : implTrait(header);
       const trait = word === "trait" ? owner : (path?.at(-1) ?? null);
       const traitModule = path !== null && path.length > 1 ? path.at(-2)! : undefined;
-      if (word === "trait" && owner !== null && !head.test && !inTest()) types.push(typeEntry(owner, head.visibility === "pub"));
+      if (word === "trait" && owner !== null && !head.test && !inTest()) {
+        types.push(typeEntry(owner, head.visibility === "pub"));
+        if (head.doc !== undefined) typeDocs.push([owner, head.doc]);
+      }
       const angle = word === "impl" ? i + 1 : i + 2;
       const generics = t[angle]?.text === "<" ? typeParams(t, pair, angle) : [];
       const bounds = word === "impl" ? boundsIn(t, pair, angle, j) : [];
@@ -306,7 +335,10 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       continue;
     }
     if ((word === "struct" || word === "enum" || word === "union") && next?.kind === "ident" && !inTest() && t[i - 1]?.text !== "::") {
-      types.push(typeEntry(next.text, itemHead(text, t, pair, i).visibility === "pub"));
+      const head = itemHead(text, t, pair, i);
+      types.push(typeEntry(next.text, head.visibility === "pub"));
+      if (head.doc !== undefined) typeDocs.push([next.text, head.doc]);
+      if (word === "struct") for (const [field, type] of fieldTypes(t, pair, i + 1)) fields.push([next.text, field, type]);
       continue;
     }
     if (word === "type" && next?.kind === "ident" && t[i + 2]?.text === "=") {
@@ -403,6 +435,12 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       into.called!.add(call);
       into.calls!.push(call);
     }
+    if (call !== null && into.results !== undefined && !call.endsWith("!")) {
+      const use = resultUse(t, pair, i, after === "::" && t[i + 2]?.text === "<" ? skipAngles(t, i + 2) : i + 1, into.close);
+      const known = into.results.get(call);
+      if (known === undefined) into.results.set(call, use);
+      else if (known !== use) into.results.set(call, null);
+    }
     if (call !== null && into.params !== undefined && into.params.size > 0 && !call.endsWith("!")) {
       handedOn(t, pair, i, call, into);
       // Note: a method called on a typed parameter (`options.check()`) hands it on as the callee's `self` (argument -1).
@@ -412,7 +450,32 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
   // Note: a function whose body never closes ends the file.
   while (pending.length > 0) functions.push(ended(pending.pop()!, lineOf(text.length)));
   functions.sort((a, b) => a.line - b.line || a.endLine - b.endLine);
-  return { functions, macros: macros.map(({ types: aliases, ...m }) => (aliases!.length === 0 ? m : { ...m, types: aliases })), uses, reexports, modules, types };
+  return { functions, macros: macros.map(({ types: aliases, ...m }) => (aliases!.length === 0 ? m : { ...m, types: aliases })), uses, reexports, modules, types, ...(typeDocs.length === 0 ? {} : { typeDocs }), ...(fields.length === 0 ? {} : { fields }) };
+}
+
+/**
+ * How the code uses the result of the call whose parentheses open at `open` (`ResultUse`), in a
+ * body that closes at `bodyClose`; null for any other use.
+ */
+function resultUse(t: readonly Token[], pair: Int32Array, name: number, open: number, bodyClose: number): ResultUse | null {
+  if (t[open]?.text !== "(") return null;
+  let k = pair[open]! + 1;
+  if (t[k]?.text === "." && t[k + 1]?.text === "await") k += 2;
+  const x = t[k];
+  if (x === undefined) return null;
+  if (x.text === "?") return "?";
+  // Note: returned as it is: `return f(…);`, or `f(…)` a statement of its own closing the body (a path of names and `self` before it: `self.f(…)`, `Self::f(…)`).
+  let from = name;
+  while (from > 0 && (t[from - 1]!.text === "::" || t[from - 1]!.text === "." || (t[from - 1]!.kind === "ident" && t[from - 1]!.text !== "return"))) from--;
+  const before = t[from - 1]?.text;
+  if (before === "return" && (x.text === ";" || x.text === "}")) return "return";
+  if (k === bodyClose && (before === ";" || before === "{" || before === "}")) return "return";
+  if (x.text !== "." || t[k + 2]?.text !== "(") return null;
+  const method = t[k + 1]!.text;
+  if (method === "unwrap" && t[k + 3]?.text === ")") return "unwrap";
+  if (method === "expect") return "expect";
+  if (method === "map_err" && t[pair[k + 2]! + 1]?.text === "?") return "map_err";
+  return null;
 }
 
 /** True when the token at `i` stands in the group opened at `open` itself, not in a group nested in it. */
@@ -767,6 +830,8 @@ function callAt(t: readonly Token[], i: number, self: () => string | null, alias
   if (prev?.text === ".") {
     const on = t[i - 2];
     if (on?.text === "self" && t[i - 3]?.text !== ".") return `self.${name}`;
+    // Note: a method called on a field of `self` (`self.inner.f(…)`): the index reads the field's type from its struct.
+    if (on?.kind === "ident" && t[i - 3]?.text === "." && t[i - 4]?.text === "self" && t[i - 5]?.text !== "." && t[i - 5]?.text !== "::") return `self.${on.text}.${name}`;
     const type = on?.kind === "ident" && t[i - 3]?.text !== "." && t[i - 3]?.text !== "::" ? typed(on.text) : undefined;
     return type === undefined ? `.${name}` : `${aliases.get(type) ?? type}.${name}`;
   }
@@ -878,6 +943,50 @@ function ownPathEnd(t: readonly Token[], k: number, to: number): number {
     j += 2;
   }
   return j;
+}
+
+/** Wrappers a method call reads through to the value they hold (auto-deref): `Arc<T>`, `Rc<T>`, `Box<T>`. */
+const DEREF_WRAPPERS: ReadonlySet<string> = new Set(["Arc", "Rc", "Box"]);
+
+/**
+ * The named fields of the struct whose name is at `name` whose type is one named type, with that
+ * type's name: `inner: Inner`, `sem: ll::Semaphore<T>` (a path of modules read to its last
+ * segment, `ownPathEnd`), `&'a T`, `Arc<T>`, `Box<T>` (read through, `DEREF_WRAPPERS`); not the
+ * struct's type parameters, nor tuple fields.
+ */
+function fieldTypes(t: readonly Token[], pair: Int32Array, name: number): [field: string, type: string][] {
+  let k = name + 1;
+  const generics = new Set(t[k]?.text === "<" ? typeParams(t, pair, k) : []);
+  while (k < t.length && t[k]!.text !== "{" && t[k]!.text !== ";" && t[k]!.text !== "(") k = t[k]!.kind === "open" ? pair[k]! + 1 : t[k]!.text === "<" ? skipAngles(t, k) : k + 1;
+  if (t[k]?.text !== "{") return [];
+  const out: [string, string][] = [];
+  for (const [from, to] of commaParts(t, pair, k, false)) {
+    let a = from;
+    // Attributes and a visibility before the field's name.
+    while (a < to && t[a]!.text === "#" && t[a + 1]?.text === "[") a = pair[a + 1]! + 1;
+    if (t[a]?.text === "pub") a = t[a + 1]?.text === "(" ? pair[a + 1]! + 1 : a + 1;
+    if (t[a]?.kind !== "ident" || t[a + 1]?.text !== ":") continue;
+    const field = t[a]!.text;
+    let b = a + 2;
+    for (;;) {
+      while (b < to && (t[b]!.text === "&" || t[b]!.text === "&&" || t[b]!.text === "mut" || t[b]!.kind === "lifetime")) b++;
+      // Note: a wrapper by its std path (`std::sync::Arc<T>`) is read through like the wrapper alone.
+      let last = b;
+      while (t[last]?.kind === "ident" && t[last + 1]?.text === "::" && t[last + 2]?.kind === "ident") last += 2;
+      b = DEREF_WRAPPERS.has(t[last]?.text ?? "") && t[last + 1]?.text === "<" ? last : ownPathEnd(t, b, to);
+      const type = b < 0 ? undefined : t[b];
+      if (type?.kind !== "ident" || !/^[A-Z]/.test(type.text) || generics.has(type.text)) break;
+      if (DEREF_WRAPPERS.has(type.text) && t[b + 1]?.text === "<") {
+        b += 2;
+        continue;
+      }
+      // Note: the type alone or with its generics, nothing after them (`Box<dyn Fn()>`, `A + B` name no one type).
+      const end = t[b + 1]?.text === "<" ? skipAngles(t, b + 1) : b + 1;
+      if (end >= to || t[end]?.text === ">" || t[end]?.text === ">>" || t[end]?.text === ",") out.push([field, type.text]);
+      break;
+    }
+  }
+  return out;
 }
 
 /**

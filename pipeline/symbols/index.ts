@@ -31,7 +31,7 @@
 import { declaredTest } from "../extract.js";
 import { contextOfPath, STD_MACROS, STD_METHODS } from "../rust/index.js";
 import type { FileSites } from "../types.js";
-import type { CallFact, DocFact, FileSymbols, FunctionSymbol } from "./file.js";
+import type { CallFact, DocFact, FileSymbols, FunctionSymbol, ResultUse } from "./file.js";
 import { type PanicTest, panicTests } from "./tests.js";
 
 /** How sure a link (or a path's weakest link) is; `self` for a function that is its own entry point. */
@@ -128,6 +128,8 @@ export class SymbolIndex {
   private readonly makers = new Map<string, { readonly node: number; readonly decls: readonly number[] }[]>();
   /** What a type's name may mean in a file (`TypeTable.meant`), for `makersOf`. */
   private readonly typeMeant: (path: string, name: string) => readonly number[];
+  /** The doc comment of the type (or trait) of a method's `impl` (`ownerDoc`), by node id. */
+  private readonly ownerDocOf: (id: number) => { readonly name: string; readonly doc: DocFact } | null;
 
   /** Builds the index of `files`; `moduleOf` names each file's package and module (the one seam for the workspace's layout). */
   constructor(files: readonly IndexedFile[], layout: ModuleOf) {
@@ -153,6 +155,22 @@ export class SymbolIndex {
     const calls: { node: number; file: IndexedFile; owner: string | null; calls: readonly CallFact[]; generics: readonly string[]; passes?: FunctionSymbol["passes"] }[] = [];
     /** The type (or trait) declarations each method's owner may be, by node. */
     const ownerDecls: (readonly number[] | null)[] = [];
+    // The type of each named field of the workspace's structs, by struct and field name (null where two structs of the name say different types).
+    const fieldTypes = new Map<string, string | null>();
+    for (const file of files) {
+      if (file.test) continue;
+      for (const [struct, field, type] of file.symbols?.fields ?? []) {
+        const k = `${struct}\0${field}`;
+        const known = fieldTypes.get(k);
+        fieldTypes.set(k, known === undefined || known === type ? type : null);
+      }
+    }
+    /** The type of the field `field` of `owner`'s struct (`FileSymbols.fields`), or null when not known. */
+    const fieldType = (owner: string | null, field: string): string | null => (owner === null ? null : (fieldTypes.get(`${owner}\0${field}`) ?? null));
+    this.ownerDocOf = (id) => {
+      const decls = ownerDecls[id];
+      return decls == null ? null : types.docOf(decls);
+    };
     /** The trait declarations each method of a trait's `impl` may implement, by node (null for others). */
     const implDecls: (readonly number[] | null)[] = [];
     for (const file of files) {
@@ -401,9 +419,11 @@ export class SymbolIndex {
         const sep = macro ? -1 : written.lastIndexOf("::");
         // Note: a type parameter shadows any type of its name.
         const shadowed = sep > 0 && generics.length > 0 && generics.includes(written.slice(0, sep));
-        const key = shadowed ? `${ANY_TYPE}${written.slice(sep)}` : written;
-        const self = !shadowed && written.startsWith("self.");
-        const method = !shadowed && written.startsWith(".");
+        // Note: a method called on a field of `self` (`self.inner.f`) is one of the field's type, where its struct says (`fieldType`), else one matched by name.
+        const field = !shadowed && written.startsWith("self.") ? written.indexOf(".", 5) : -1;
+        const key = shadowed ? `${ANY_TYPE}${written.slice(sep)}` : field > 0 ? `${fieldType(owner, written.slice(5, field)) ?? ""}${written.slice(field)}` : written;
+        const self = !shadowed && field < 0 && written.startsWith("self.");
+        const method = !shadowed && key.startsWith(".");
         const anywhere = shadowed || (!macro && !self && (method || sep >= 0));
         const found = resolution(key, file, owner, anywhere ? inPackage : byKey);
         const all = found[0];
@@ -448,7 +468,7 @@ export class SymbolIndex {
   private noteFlow(caller: number, callee: number, written: CallFact, passes: NonNullable<FunctionSymbol["passes"]>): void {
     const fn = this.nodes[callee]!.fn;
     if (fn === null) return;
-    const self = written.startsWith("self.");
+    const self = written.startsWith("self.") && written.indexOf(".", 5) < 0;
     // Note: the map is made only once it gets an entry (most links hand on nothing).
     let map: Map<string, string> | null = null;
     if (self && fn.receiver) (map = new Map()).set("self", "self");
@@ -523,6 +543,15 @@ export class SymbolIndex {
     return [...out].sort((a, b) => a - b).map((id) => this.nodes[id]!);
   }
 
+  /**
+   * The doc comment of the type or trait whose `impl` (or trait block) holds `node`'s function, as
+   * the name means it in that file (`TypeTable.meant`), with the type's name; null for a free
+   * function, a type declared outside the workspace or one without a doc comment.
+   */
+  ownerDoc(node: SymbolNode): { readonly name: string; readonly doc: DocFact } | null {
+    return this.ownerDocOf(node.id);
+  }
+
   /** The macro `name!` defined in `path`, or null. */
   macroIn(path: string, name: string): SymbolNode | null {
     return this.byFile.get(path)?.find((n) => n.fn === null && n.symbol === `${name}!`) ?? null;
@@ -583,6 +612,25 @@ export class SymbolIndex {
       out.push(id);
     }
     return [];
+  }
+
+  /**
+   * How `caller` uses the results of its calls of `callee` (`FunctionSymbol.uses`): the one use
+   * every call key of `callee`'s name in it has; null when one has none of them, two differ, or
+   * it names the function without calling it (`&f`).
+   */
+  resultUse(caller: SymbolNode, callee: SymbolNode): ResultUse | null {
+    const name = callee.fn?.name;
+    if (caller.fn == null || name === undefined) return null;
+    let found: ResultUse | null | undefined;
+    for (const call of caller.fn.calls) {
+      const path = call.lastIndexOf("::");
+      if (call.slice(Math.max(path < 0 ? 0 : path + 2, call.lastIndexOf(".") + 1, call.startsWith("&") ? 1 : 0)) !== name) continue;
+      const use = call.startsWith("&") ? null : (caller.fn.uses?.find(([c]) => c === call)?.[1] ?? null);
+      if (found !== undefined && found !== use) return null;
+      found = use;
+    }
+    return found ?? null;
   }
 
   /** The functions outside test code that `from`'s calls of the name `name` are linked to, with how sure each link is, surest first. */
@@ -724,6 +772,7 @@ interface TypeDecl {
   readonly module: readonly string[] | null;
   /** Plain `pub`, and so are the inline modules around it. */
   readonly pub: boolean;
+  readonly doc?: DocFact;
 }
 
 /**
@@ -750,9 +799,11 @@ class TypeTable {
       if (where.package !== null) this.crates.set(where.package.replaceAll("-", "_"), where.package);
       if (f.test || f.symbols === undefined) continue;
       const fileModule = where.module === null ? null : where.module === "" ? [] : where.module.split("::");
+      const docs = new Map(f.symbols.typeDocs?.map(([name, doc]) => [name, doc]));
       for (const [name, pub, around = []] of f.symbols.types) {
         const id = this.decls.length;
-        this.decls.push({ name, path: f.path, package: where.package, module: fileModule === null ? null : [...fileModule, ...around.map(([m]) => m)], pub: pub && around.every(([, p]) => p) });
+        const doc = docs.get(name);
+        this.decls.push({ name, path: f.path, package: where.package, module: fileModule === null ? null : [...fileModule, ...around.map(([m]) => m)], pub: pub && around.every(([, p]) => p), ...(doc === undefined ? {} : { doc }) });
         push(this.byName, name, id);
         push(this.declared.get(f.path) ?? this.declared.set(f.path, new Map()).get(f.path)!, name, id);
       }
@@ -826,6 +877,15 @@ class TypeTable {
       if (inModule.length > 0) return inModule;
     }
     return this.meant(file, name, false);
+  }
+
+  /** The doc comment of the first of `decls` that has one; null when none has. */
+  docOf(decls: readonly number[]): { readonly name: string; readonly doc: DocFact } | null {
+    for (const id of decls) {
+      const d = this.decls[id]!;
+      if (d.doc !== undefined) return { name: d.name, doc: d.doc };
+    }
+    return null;
   }
 
   /** True when users can name one of `decls` (or none is declared: another crate's type): it is `pub` in a module reachable from its crate's root, or a reachable `pub use` names it or its module. */
