@@ -396,6 +396,8 @@ export interface RecordFacts {
   otherSites?: OtherSite[];
   /** For an `.expect`/`.unwrap` site whose receiver ends in a call (`x.load(…)`): what the functions of that name return, `option` or `result`, where every function of the name in the symbol index says so by its return type (and std's method of the name, if one of the known ones, agrees): a match by name. Absent otherwise. */
   receiverReturns?: "option" | "result";
+  /** For an `.expect`/`.unwrap` site whose receiver is one call on `self` or on a field of `self` (`self.pop()`, `self.inner.pop()`): the method it calls, `Type::name`, the impl's own type or the type the struct declares for the field (`FileSymbols.fields`), where the methods of that name of that type say by their return type what `receiverReturns` then holds. Absent otherwise (`receiverReturns` is then a match by name). */
+  receiverMethod?: string;
   /** The functions the site's conditions call by a plain or `Type::` path (`calculate_output_size(…)`, `Check::rank(…)`) that the symbol index lists, every one of that name not public: code users write cannot call them, so no guard or validation code repeats those conditions. Absent when none. */
   privateCalls?: string[];
   /** For the `Display` text of an error variant (`display-impl`, `error-attribute` with `errorClass` `Type::Variant`): the functions outside test code that build that variant (`Type::Variant(…)`, `Type::Variant { … }`, `Self::Variant`; not a pattern or comparison naming it), where `Type` may mean the same declaration in their file; for that of a type (`errorClass` `Type`): those that build it (`Type(…)`, `Type { … }`, `module::Type(…)`, `Self(…)`) or any of its variants, where `Type` means the declaration the site's file means (each site of the record by its own file). By path and line, at most five; each with the public functions that reach it. By syntax alone: whether what they build is returned to users, and unchanged, is not followed. Absent when none is found or the record is of another kind. */
@@ -645,17 +647,17 @@ export interface EntryPoint {
   confidence: "self" | "resolved" | "path" | "type-parameter" | "name";
   /** With confidence `type-parameter`: the trait methods (`FloatTensorOps::float_scatter`) whose implementations the path's calls through a type parameter stand for, in the path's order, each once. */
   through?: string[];
-  /** Calls a function of the path makes before its call of the next function of the path (in the order its code is written: straight-line code runs them first), of functions that raise catalogued panics of their own: where such a check rejects the same input, a call of the entry point fails there first, with its message. `caller` is the function of the path, `callee` the function it calls first, `before` the next function of the path, `message` one of the callee's messages. A reading of the syntax. Absent when none. */
+  /** Calls a function of the path makes before its call of the next function of the path (in the order its code is written: straight-line code runs them first), of functions that raise catalogued panics of their own: where such a check rejects the same input, a call of the entry point fails there first, with its message. `caller` is the function of the path, `callee` the function it calls first, `before` the next function of the path, `message` one of the callee's messages. Also, for each function of the path, its own catalogued panic on a line before its first call of the next function (`callee` is then `caller`: `max` asserting a non-empty tensor before it calls the reduction). A reading of the syntax: a branch around the check or the call is not read. Absent when none. */
   checksFirst?: CheckFirst[];
   /** The parameters of the site's function that each call on the path, from the entry point down, fills with a parameter of its caller by name, unchanged (no `let` or `for` of that name before it, the same argument in every call of that callee): `[site function's parameter, entry point's parameter]`, `self` for a receiver; where the entry point's own call passes a method's answer on one of its parameters with no argument (`&self.shape()`), that expression (`self.shape()`) in its place. A reading of the syntax: what a callee does with the value before the check is not in it. Absent when none. */
   carries?: string[][];
 }
 
-/** A call a function of an entry point's path makes before its call of the next function of the path, of a function that raises catalogued panics of its own. */
+/** A call a function of an entry point's path makes before its call of the next function of the path, of a function that raises catalogued panics of its own; or (`callee` equal to `caller`) a catalogued panic of that function's own on a line before its first call of the next function. */
 export interface CheckFirst {
   /** The function of the path that makes both calls. */
   caller: string;
-  /** The function it calls first. */
+  /** The function it calls first; `caller` itself for a check of its own. */
   callee: string;
   /** The next function of the path, called after it. */
   before: string;

@@ -704,6 +704,28 @@ describe("a returned error that an entry point with no Result reaches", () => {
   });
 });
 
+describe("what a path's own function checks first, and the receiver's method on self", () => {
+  it("says an entry point's own panic on a line before its call of the next function stops such input first", () => {
+    const reduce = fn({ name: "max_f32_reduce", line: 580, visibility: null, params: [{ pattern: "x", type: "&[f32]" }] });
+    const own = { caller: "max", callee: "max", before: "max_f32_reduce", message: "max: cannot reduce an empty tensor" };
+    const g = facts(reduce, { conditions: [{ kind: "expect", line: 587, receiver: "x.iter().copied().reduce(f32::max)" }], entryPoints: [{ ...entry("max", ["max", "max_f32_reduce"]), checksFirst: [own] }] });
+    const f = withOwnWords(analysisFields("expect", "max: empty", "src/reduce.rs", 587, g, []), g, undefined, "max: empty");
+    assert.match(f.triggerScenarios, /On the way, `max` checks with a panic of its own on a line before its first call of `max_f32_reduce` \(“max: cannot reduce an empty tensor”\): where it rejects the same input, a call of `max` stops there first/);
+  });
+  it("names the method a receiver on self calls where its type says what it returns, not a match by name", () => {
+    const pop = fn({ name: "next", line: 10, visibility: "pub", receiver: "&mut self", implType: "Queue" });
+    const f = analysisFields("expect", "queue is empty", "src/queue.rs", 12, facts(pop, { conditions: [{ kind: "expect", line: 12, receiver: "self.inner.pop()" }], receiverReturns: "option", receiverMethod: "Local::pop", entryPoints: [entry("Queue::next", ["Queue::next"])] }), []);
+    assert.match(f.triggerScenarios, /`self\.inner\.pop\(\)` holds no value \(None\) \(`Local::pop` returns an Option\)/);
+    assert.doesNotMatch(f.triggerScenarios, /every function named/);
+  });
+  it("shows a condition without its comments, so that one line of it does not read as commented out", () => {
+    const check = fn({ name: "remove", line: 10, visibility: "pub", params: [{ pattern: "key", type: "usize" }] });
+    const f = analysisFields("assert", "invalid key", "src/queue.rs", 14, facts(check, { conditions: [{ kind: "assert", line: 14, macro: "assert", condition: "{\n    // This walks the list.\n    contains(key)\n}" }], entryPoints: [entry("remove", ["remove"])] }), []);
+    assert.match(f.triggerScenarios, /`\{contains\(key\) \}` is false|`\{ contains\(key\) \}` is false|`\{contains\(key\)\}` is false/);
+    assert.doesNotMatch(f.triggerScenarios, /This walks/);
+  });
+});
+
 describe("a let-else or if-let on one whole variant", () => {
   it("says the value is None (or an Err), not that it does not match a pattern whose names are new bindings", () => {
     const get = fn({ name: "get", line: 20, visibility: "pub", receiver: "&self", implType: "Selection", params: [{ pattern: "index", type: "usize" }], unchangedParams: ["index"] });

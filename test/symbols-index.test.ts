@@ -578,3 +578,18 @@ describe("the symbol index: a method called on a field of self", () => {
     assert.ok(!found.some(([s]) => s === "Other::take"), JSON.stringify(found));
   });
 });
+
+describe("the symbol index: the line of a function's first call of another", () => {
+  it("is the first call by the callee's name, by path, method or as an argument; null where it makes none", () => {
+    const index = indexOf([["t/src/lib.rs", "t", "", [
+      "pub fn max(x: &[f32]) -> f32 {",
+      "    assert!(!x.is_empty(), \"max: cannot reduce an empty tensor\");",
+      "    let m = reduce(x);",
+      "    reduce(x).max(m)",
+      "}",
+      "fn reduce(x: &[f32]) -> f32 { x.iter().copied().fold(f32::MIN, f32::max) }",
+    ]]]);
+    assert.equal(index.firstCallLine(node(index, "max"), node(index, "reduce")), 3);
+    assert.equal(index.firstCallLine(node(index, "reduce"), node(index, "max")), null);
+  });
+});

@@ -26,7 +26,7 @@ import { errorTypeOf } from "../sources/returned.js";
 import { generateGuards, type Guards, NO_GUARDS } from "./guard.js";
 import { calledByUsers, conditionSource, frameOf, type Frame, type Framing, ERROR_HANDLERS, errorArm, isCatchAll, isDrop } from "./frame.js";
 import { boundNames, declaredKind, genericNames, isCopyType, settingsRead, singleName, headPaths, lastCall, letValue, lex, passesSelf, pathCalls, splitTopLevel, readNames, receiverKind, rustString, stdFailure, typeNames, wholeVariant } from "./rust.js";
-import { isStrLiteral } from "../tokens.js";
+import { isStrLiteral, tokenize } from "../tokens.js";
 import { type OwnWords, withOwnWords } from "./words.js";
 import { type PlaceFacts, withPlace } from "../workspace/place.js";
 
@@ -83,8 +83,22 @@ export function recordFacts(site: SiteFacts, place: PlaceFacts, sameFunction: re
 
 /** A snippet as a code span on one line: line breaks before `.`/`?`/closers and after openers dropped, other runs of white space made one space. */
 function code(s: string): string {
-  const one = s.replace(/\s*\n\s*(?=[.?)\]}])/g, "").replace(/([(\[{])\s*\n\s*/g, "$1").replace(/,\s*\n\s*(?=[)\]}])/g, "").replace(/\s+/g, " ").trim();
+  const one = withoutComments(s).replace(/\s*\n\s*(?=[.?)\]}])/g, "").replace(/([(\[{])\s*\n\s*/g, "$1").replace(/,\s*\n\s*(?=[)\]}])/g, "").replace(/\s+/g, " ").trim();
   return one.includes("`") ? `\`\` ${one} \`\`` : `\`${one}\``;
+}
+
+/** `s` without its comments (each gap that holds one kept as white space), so that one line of it does not read as commented out; as it is when it holds no `//` or `/*`. */
+function withoutComments(s: string): string {
+  if (!s.includes("//") && !s.includes("/*")) return s;
+  let out = "";
+  let end = 0;
+  for (const t of tokenize(s)) {
+    const gap = s.slice(end, t.start);
+    out += /^\s*$/.test(gap) ? gap : gap.includes("\n") ? "\n" : " ";
+    out += s.slice(t.start, t.end);
+    end = t.end;
+  }
+  return out;
 }
 
 function itemPath(facts: SiteFacts): string {
@@ -171,6 +185,9 @@ function emptyState(receiver: string, facts: SiteFacts | null): string {
   if (declared === "result") return "is an Err (the panic message ends with the error's Debug form)";
   // Note: by the functions of the last call's name in the repository: a match by name, said as one.
   const named = (facts as RecordFacts | null)?.receiverReturns;
+  const method = (facts as RecordFacts | null)?.receiverMethod;
+  if (method !== undefined && named === "option") return `holds no value (None) (\`${method}\` returns an Option)`;
+  if (method !== undefined && named === "result") return `is an Err (\`${method}\` returns a Result; the panic message ends with the error's Debug form)`;
   const called = lastCall(receiver);
   if (named === "option") return `holds no value (None) (every function named \`${called}\` in the repository returns an Option)`;
   if (named === "result") return `is an Err (every function named \`${called}\` in the repository returns a Result; the panic message ends with the error's Debug form)`;

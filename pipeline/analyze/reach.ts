@@ -30,6 +30,8 @@ export interface RecordReach {
   readonly example: { readonly name: string; readonly path: string; readonly line: number; readonly body: string } | null;
   /** What the functions named like the last call of an `.expect`'s receiver return (`RecordFacts.receiverReturns`); absent when they do not agree. */
   readonly receiverReturns?: "option" | "result";
+  /** The method a receiver on `self` calls, `Type::name` (`RecordFacts.receiverMethod`). */
+  readonly receiverMethod?: string;
   /** The functions that build the record's error variant (`RecordFacts.madeIn`); absent when none or not a variant's `Display` text. */
   readonly madeIn?: Maker[];
   /** The functions its conditions call that users cannot (`RecordFacts.privateCalls`); absent when none. */
@@ -59,6 +61,8 @@ const MAX_PANICKED_WITH = 5;
 const MAX_NAMESAKE_SOURCES = 2;
 /** The kinds of returned-error site that return their text from their own function (`Err(…)`, `ok_or`, `map_err`). */
 const RETURNED_TEXTS: ReadonlySet<string> = new Set(["err-return", "ok-or", "map-err"]);
+/** A receiver that is one call on `self` or on a field of it (`self.pop()`, `self.inner.pop::<T>(x)`): the field (group 1, absent for `self`'s own) and the method (group 2). */
+const SELF_CALL = /^self\s*\.\s*(?:([a-z_]\w*)\s*\.\s*)?([a-z_]\w*)\s*(?:::\s*<[^()]*>\s*)?\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)$/;
 /** The kinds of record whose text is a type's `Display`, not a site that returns it. */
 const DISPLAY_TEXTS: ReadonlySet<string> = new Set(["display-impl", "error-attribute"]);
 
@@ -109,11 +113,14 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
   }
   // The functions (not macros) that check with panics of their own (a check, a message of their own: not `unreachable!`, `todo!` or an `expect`), each with its first such record's message.
   const raising = new Map<number, string[]>();
+  // The same checks by function with the line of each (a record's first site), for the checks a function of a path makes itself before its call of the next.
+  const ownChecks = new Map<number, { readonly message: string; readonly line: number }[]>();
   targets.forEach((t, i) => {
     const e = envelopes[i]!;
     if (t === null || t.fn === null || t.test || !CHECKS.has(e.occurrences[0]!.kind) || e.record.errorMessage === "explicit panic" || !isDistinctive([{ lit: e.record.errorMessage.replace(/\{[^{}]*\}/g, "") }])) return;
     const list = raising.get(t.id) ?? raising.set(t.id, []).get(t.id)!;
     if (!list.includes(e.record.errorMessage)) list.push(e.record.errorMessage);
+    (ownChecks.get(t.id) ?? ownChecks.set(t.id, []).get(t.id)!).push({ message: e.record.errorMessage, line: e.occurrences[0]!.lineNumber });
   });
   /** Of a checking function's messages, the one that shares most words with `message` (the first of those alike). */
   const nearestMessage = (messages: readonly string[], message: string): string => {
@@ -130,7 +137,16 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
   const checksFirst = (chain: readonly number[], target: number, own: string): CheckFirst[] => {
     const out: CheckFirst[] = [];
     if (chain.length < 2) return out;
+    // Note: a function of the path that checks with a panic of its own on a line before its first call of the next function (`max` asserting a non-empty tensor before it reduces): `callee` is the function itself.
+    for (let k = 0; k + 1 < chain.length && out.length < MAX_CHECKS_FIRST; k++) {
+      const caller = index.nodes[chain[k]!]!;
+      const next = index.nodes[chain[k + 1]!]!;
+      const line = index.firstCallLine(caller, next);
+      const before = line === null ? [] : (ownChecks.get(caller.id) ?? []).filter((c) => c.line < line && c.message !== own);
+      if (before.length > 0) out.push({ caller: caller.symbol, callee: caller.symbol, before: next.symbol, message: nearestMessage([...new Set(before.map((c) => c.message))], own) });
+    }
     for (const id of index.calledBefore(chain[0]!, chain[1]!)) {
+      if (out.length >= MAX_CHECKS_FIRST) break;
       const messages = raising.get(id);
       if (messages === undefined || id === target || chain.includes(id)) continue;
       out.push({ caller: index.nodes[chain[0]!]!.symbol, callee: index.nodes[id]!.symbol, before: index.nodes[chain[1]!]!.symbol, message: nearestMessage(messages, own) });
@@ -152,15 +168,38 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
     }
     return returnsByName.get(name) ?? null;
   };
-  /** `RecordReach.receiverReturns` of a site's facts. */
-  const receiverReturns = (facts: SiteFacts): "option" | "result" | null => {
+  // What the methods of each `Type::name` return, where all of them say the same by their return type.
+  let returnsByMethod: Map<string, "option" | "result" | null> | null = null;
+  const methodReturns = (key: string): "option" | "result" | null => {
+    if (returnsByMethod === null) {
+      returnsByMethod = new Map();
+      for (const n of index.nodes) {
+        if (n.fn === null || n.test || n.fn.owner === null) continue;
+        const k = `${n.fn.owner}::${n.fn.name}`;
+        const known = returnsByMethod.get(k);
+        const here = n.fn.returns === "option" || n.fn.returns === "result" ? n.fn.returns : null;
+        returnsByMethod.set(k, known === undefined ? here : known === here ? known : null);
+      }
+    }
+    return returnsByMethod.get(key) ?? null;
+  };
+  /** `RecordReach.receiverReturns` (and `receiverMethod`) of a site's facts, in the function `target`. */
+  const receiverReturns = (facts: SiteFacts, target: SymbolNode | null): { kind: "option" | "result"; method?: string } | null => {
     const last = facts.conditions.at(-1);
     if (last?.kind !== "expect" || last.receiver === undefined) return null;
+    // Note: a call on `self` or on a field of `self` is a method of the impl's type or of the field's type its struct says.
+    const onSelf = SELF_CALL.exec(last.receiver.trim());
+    const owner = target?.fn?.owner ?? null;
+    if (onSelf !== null && owner !== null) {
+      const type = onSelf[1] === undefined ? owner : index.fieldType(owner, onSelf[1]);
+      const kind = type === null ? null : methodReturns(`${type}::${onSelf[2]}`);
+      if (kind !== null) return { kind, method: `${type}::${onSelf[2]}` };
+    }
     const name = lastCall(last.receiver);
     if (name === undefined) return null;
     const repo = returnsOf(name);
     const std = receiverKind(last.receiver);
-    return repo !== null && (std === null || std === repo) ? repo : null;
+    return repo !== null && (std === null || std === repo) ? { kind: repo } : null;
   };
   const entryCache = new Map<number, ReturnType<SymbolIndex["entryPoints"]>>();
   const entriesOf = (node: SymbolNode) => entryCache.get(node.id) ?? entryCache.set(node.id, index.entryPoints(node)).get(node.id)!;
@@ -276,12 +315,12 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
   });
   return envelopes.map((e, i) => {
     const target = targets[i]!;
-    const returns = receiverReturns(factsOf(i));
+    const returns = receiverReturns(factsOf(i), target);
     const makers = madeIn(e);
     const hiddenCalls = privateCalls(factsOf(i));
     const forwards = forwardsOf.get(i);
     const panics = panickedWith.get(i);
-    const kind = { ...(returns === null ? {} : { receiverReturns: returns }), ...(makers.length === 0 ? {} : { madeIn: makers }), ...(hiddenCalls.length === 0 ? {} : { privateCalls: hiddenCalls }), ...(forwards === undefined ? {} : { forwards }), ...(panics === undefined ? {} : { panickedWith: panics }) };
+    const kind = { ...(returns === null ? {} : { receiverReturns: returns.kind, ...(returns.method === undefined ? {} : { receiverMethod: returns.method }) }), ...(makers.length === 0 ? {} : { madeIn: makers }), ...(hiddenCalls.length === 0 ? {} : { privateCalls: hiddenCalls }), ...(forwards === undefined ? {} : { forwards }), ...(panics === undefined ? {} : { panickedWith: panics }) };
     if (target === null) return { entryPoints: [], docs: [], callers: [], reproductions: reproductionsOf(input, linked[i]!, []), example: null, ...kind };
     const entries = entriesOf(target);
     const documented: SymbolNode[] = [target, ...entries.map((x) => x.node).filter((n) => n.id !== target.id)];

@@ -89,7 +89,10 @@ export function withOwnWords<F extends Prose>(fields: F, facts: RecordFacts, own
   for (const { entry, check } of [...firsts.values()].slice(0, 2)) {
     // Note: a message that opens with the same words as the site's says, in the repository's words, that the earlier check tests the same thing: a reading of the words, not of the conditions.
     const same = sameOpening(check.message, message);
-    trigger.push(same
+    // Note: a function of the path that checks itself before its call of the next one (`callee` is itself).
+    const itself = check.callee === check.caller;
+    if (itself) trigger.push(`On the way, ${code(check.caller)} checks with a panic of its own on a line before its first call of ${code(check.before)} (${quote(check.message)})${same ? ", which opens with the same words: by those words it checks the same thing, so a call of " + code(entry) + " with such input most likely stops there first, with that message, and does not get here (a reading of the messages, not of their conditions)." : `: where it rejects the same input, a call of ${code(entry)} stops there first, with that message, and not here.`}`);
+    else trigger.push(same
       ? `On the way, ${code(check.caller)} calls ${code(check.callee)} before ${code(check.before)} (in the order its code is written), and ${code(check.callee)} raises a panic that opens with the same words (${quote(check.message)}): by those words it checks the same thing, so a call of ${code(entry)} with such input most likely stops there first, with that message, and does not get here (a reading of the messages, not of their conditions).`
       : `On the way, ${code(check.caller)} calls ${code(check.callee)} before ${code(check.before)} (in the order its code is written), and ${code(check.callee)} raises panics of its own (${quote(check.message)}): where it rejects the same input, a call of ${code(entry)} stops there first, with that message, and not here.`);
   }

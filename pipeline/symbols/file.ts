@@ -81,6 +81,8 @@ export interface FunctionSymbol {
   readonly bounds?: readonly (readonly [param: string, traits: readonly string[]])[];
   readonly doc?: DocFact;
   readonly calls: readonly CallFact[];
+  /** The 1-based line of the first call of each of `calls`, in the same order; absent when it makes none. */
+  readonly callLines?: readonly number[];
   /** Its parameters' names in order, `self` left out ("" for a pattern that is not one name); absent when it takes none. */
   readonly params?: readonly string[];
   /**
@@ -185,6 +187,8 @@ interface Scope {
   readonly makes?: string[];
   /** How a function uses each callee's results so far (`FunctionSymbol.uses`): null once two calls of it differ, or one is used otherwise. */
   readonly results?: Map<CallFact, ResultUse | null>;
+  /** A function's `FunctionSymbol.callLines`. */
+  readonly lines?: number[];
 }
 
 /**
@@ -222,10 +226,10 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
     for (let k = stack.length - 1; k >= 0; k--) if (stack[k]!.kind === "impl" || stack[k]!.kind === "trait") return stack[k]!.owner ?? null;
     return null;
   };
-  const pending: { fn: Omit<FunctionSymbol, "calls" | "endLine">; calls: CallFact[]; passes: [CallFact, number, string][]; makes: string[]; results: Map<CallFact, ResultUse | null> }[] = [];
+  const pending: { fn: Omit<FunctionSymbol, "calls" | "endLine">; calls: CallFact[]; lines: number[]; passes: [CallFact, number, string][]; makes: string[]; results: Map<CallFact, ResultUse | null> }[] = [];
   const ended = (p: (typeof pending)[number], endLine: number): FunctionSymbol => {
     const uses = [...p.results].filter((u): u is [CallFact, ResultUse] => u[1] !== null);
-    return { ...p.fn, endLine, calls: p.calls, ...(p.passes.length === 0 ? {} : { passes: p.passes }), ...(uses.length === 0 ? {} : { uses }), ...(p.makes.length === 0 ? {} : { makes: p.makes }) };
+    return { ...p.fn, endLine, calls: p.calls, ...(p.lines.length === 0 ? {} : { callLines: p.lines }), ...(p.passes.length === 0 ? {} : { passes: p.passes }), ...(uses.length === 0 ? {} : { uses }), ...(p.makes.length === 0 ? {} : { makes: p.makes }) };
   };
 
   /** The opening delimiters of the macro invocations around the token (`name!(…)`), innermost last. */
@@ -294,10 +298,11 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       const passes: [CallFact, number, string][] = [];
       const makes: string[] = [];
       const results = new Map<CallFact, ResultUse | null>();
-      pending.push({ fn: head.expected !== undefined ? { ...fn, body: bodyLines(text, t[j]!.start, t[pair[j]!]!.end) } : fn, calls, passes, makes, results });
+      const lines: number[] = [];
+      pending.push({ fn: head.expected !== undefined ? { ...fn, body: bodyLines(text, t[j]!.start, t[pair[j]!]!.end) } : fn, calls, lines, passes, makes, results });
       const byName = new Set(named.filter((x) => x !== ""));
       if (receiver) byName.add("self");
-      stack.push({ kind: "fn", close: pair[j]!, calls, called: new Set(), test, params: byName, ...(paramTypes.size === 0 ? {} : { paramTypes }), bound: new Set(), localTypes: new Map(), typeParams: new Set(generics), passes, mixed: new Set(), makes, results });
+      stack.push({ kind: "fn", close: pair[j]!, calls, called: new Set(), test, params: byName, ...(paramTypes.size === 0 ? {} : { paramTypes }), bound: new Set(), localTypes: new Map(), typeParams: new Set(generics), passes, mixed: new Set(), makes, results, lines });
       i = j;
       continue;
     }
@@ -412,7 +417,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
     if (macroOpens.length > 0 && (after === "," || i + 1 === pair[macroOpens.at(-1)!]) && (t[i - 1]?.text === "," || i - 1 === macroOpens.at(-1)) && /^[a-z_]\w*$/.test(tok.text) && !KEYWORDS.has(tok.text) && tok.text !== "self" && atLevel(t, macroOpens.at(-1)!, i)) {
       const into = collector();
       const key = `&${tok.text}`;
-      if (into?.called !== undefined && !into.called.has(key)) (into.called.add(key), into.calls!.push(key));
+      if (into?.called !== undefined && !into.called.has(key)) (into.called.add(key), into.calls!.push(key), into.lines?.push(lineOf(tok.start)));
       continue;
     }
     // Note: a function named alone as a call's argument (`.unwrap_or_else(num_cpus)`, `spawn(worker)`) is one the callee may call: `&name` too, unless the name is a parameter or a `let`'s.
@@ -422,7 +427,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       const open = into?.called === undefined || into.params?.has(tok.text) === true || into.bound?.has(tok.text) === true ? -1 : enclosingOpen(t, pair, i);
       if (open > 0 && t[open]!.text === "(" && t[open - 1]!.kind === "ident" && /^[a-z_]/.test(t[open - 1]!.text) && !KEYWORDS.has(t[open - 1]!.text) && t[open - 2]?.text !== "[") {
         const key = `&${tok.text}`;
-        if (!into!.called!.has(key)) (into!.called!.add(key), into!.calls!.push(key));
+        if (!into!.called!.has(key)) (into!.called!.add(key), into!.calls!.push(key), into!.lines?.push(lineOf(tok.start)));
       }
       continue;
     }
@@ -434,6 +439,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
     if (call !== null && !into.called!.has(call)) {
       into.called!.add(call);
       into.calls!.push(call);
+      into.lines?.push(lineOf(tok.start));
     }
     if (call !== null && into.results !== undefined && !call.endsWith("!")) {
       const use = resultUse(t, pair, i, after === "::" && t[i + 2]?.text === "<" ? skipAngles(t, i + 2) : i + 1, into.close);

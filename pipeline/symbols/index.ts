@@ -128,6 +128,8 @@ export class SymbolIndex {
   private readonly makers = new Map<string, { readonly node: number; readonly decls: readonly number[] }[]>();
   /** What a type's name may mean in a file (`TypeTable.meant`), for `makersOf`. */
   private readonly typeMeant: (path: string, name: string) => readonly number[];
+  /** The type of each named field of the workspace's structs, by `struct\0field` (null where two structs of the name say different types). */
+  private readonly fieldTypes = new Map<string, string | null>();
   /** The doc comment of the type (or trait) of a method's `impl` (`ownerDoc`), by node id. */
   private readonly ownerDocOf: (id: number) => { readonly name: string; readonly doc: DocFact } | null;
 
@@ -155,18 +157,15 @@ export class SymbolIndex {
     const calls: { node: number; file: IndexedFile; owner: string | null; calls: readonly CallFact[]; generics: readonly string[]; passes?: FunctionSymbol["passes"] }[] = [];
     /** The type (or trait) declarations each method's owner may be, by node. */
     const ownerDecls: (readonly number[] | null)[] = [];
-    // The type of each named field of the workspace's structs, by struct and field name (null where two structs of the name say different types).
-    const fieldTypes = new Map<string, string | null>();
     for (const file of files) {
       if (file.test) continue;
       for (const [struct, field, type] of file.symbols?.fields ?? []) {
         const k = `${struct}\0${field}`;
-        const known = fieldTypes.get(k);
-        fieldTypes.set(k, known === undefined || known === type ? type : null);
+        const known = this.fieldTypes.get(k);
+        this.fieldTypes.set(k, known === undefined || known === type ? type : null);
       }
     }
-    /** The type of the field `field` of `owner`'s struct (`FileSymbols.fields`), or null when not known. */
-    const fieldType = (owner: string | null, field: string): string | null => (owner === null ? null : (fieldTypes.get(`${owner}\0${field}`) ?? null));
+    const fieldType = (owner: string | null, field: string): string | null => (owner === null ? null : this.fieldType(owner, field));
     this.ownerDocOf = (id) => {
       const decls = ownerDecls[id];
       return decls == null ? null : types.docOf(decls);
@@ -552,6 +551,11 @@ export class SymbolIndex {
     return this.ownerDocOf(node.id);
   }
 
+  /** The type of the field `field` of the struct `owner` (`FileSymbols.fields`, by the struct's name), or null when not known. */
+  fieldType(owner: string, field: string): string | null {
+    return this.fieldTypes.get(`${owner}\0${field}`) ?? null;
+  }
+
   /** The macro `name!` defined in `path`, or null. */
   macroIn(path: string, name: string): SymbolNode | null {
     return this.byFile.get(path)?.find((n) => n.fn === null && n.symbol === `${name}!`) ?? null;
@@ -624,13 +628,24 @@ export class SymbolIndex {
     if (caller.fn == null || name === undefined) return null;
     let found: ResultUse | null | undefined;
     for (const call of caller.fn.calls) {
-      const path = call.lastIndexOf("::");
-      if (call.slice(Math.max(path < 0 ? 0 : path + 2, call.lastIndexOf(".") + 1, call.startsWith("&") ? 1 : 0)) !== name) continue;
+      if (calledName(call) !== name) continue;
       const use = call.startsWith("&") ? null : (caller.fn.uses?.find(([c]) => c === call)?.[1] ?? null);
       if (found !== undefined && found !== use) return null;
       found = use;
     }
     return found ?? null;
+  }
+
+  /** The line of `caller`'s first call by `callee`'s name (`FunctionSymbol.callLines`; a function named as an argument, `&f`, counts), or null when it makes none. */
+  firstCallLine(caller: SymbolNode, callee: SymbolNode): number | null {
+    const name = callee.fn?.name;
+    const lines = caller.fn?.callLines;
+    if (name === undefined || lines === undefined) return null;
+    let first: number | null = null;
+    caller.fn!.calls.forEach((call, k) => {
+      if (calledName(call) === name && lines[k] !== undefined && (first === null || lines[k]! < first)) first = lines[k]!;
+    });
+    return first;
   }
 
   /** The functions outside test code that `from`'s calls of the name `name` are linked to, with how sure each link is, surest first. */
@@ -773,6 +788,12 @@ interface TypeDecl {
   /** Plain `pub`, and so are the inline modules around it. */
   readonly pub: boolean;
   readonly doc?: DocFact;
+}
+
+/** The name of the function a call key calls (`f` of `Type::f`, `.f`, `self.x.f`, `&f`). */
+function calledName(call: CallFact): string {
+  const path = call.lastIndexOf("::");
+  return call.slice(Math.max(path < 0 ? 0 : path + 2, call.lastIndexOf(".") + 1, call.startsWith("&") ? 1 : 0));
 }
 
 /**
