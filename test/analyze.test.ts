@@ -11,7 +11,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { analyzeEnvelopes, sameJson } from "../pipeline/analyze/index.js";
-import { closureParam, declaredKind, errBinding, formattedNames, lastLetValue, lex, valueCalls } from "../pipeline/analyze/rust.js";
+import { closureParam, declaredKind, errBinding, formattedNames, lastLetValue, lex, receiverKind, valueCalls } from "../pipeline/analyze/rust.js";
 import { buildEnvelopes, groupSites } from "../pipeline/build.js";
 import { applyTestModules, extractFile, LIBRARY_ONLY } from "../pipeline/extract.js";
 import { analysisFields } from "../pipeline/analyze/fields.js";
@@ -421,5 +421,14 @@ describe("the error value a panic formats (errBinding, closureParam, formattedNa
     assert.deepEqual(valueCalls("executor.block_on(open_channels(endpoint))"), ["block_on", "open_channels"]);
     assert.deepEqual(valueCalls("f(a, g(b))"), ["f"]);
     assert.deepEqual(valueCalls("res"), []);
+  });
+});
+
+describe("receiverKind through std's combinators", () => {
+  it("gives the kind of the value a combinator is called on (and_then, map, copied), and none where that value's kind is not shown", () => {
+    assert.equal(receiverKind("Rc::get_mut(&mut self.context).and_then(|ctx| Arc::get_mut(&mut ctx.shared))"), "option");
+    assert.equal(receiverKind("text.parse::<u8>().map(|x| x + 1)"), "result");
+    assert.equal(receiverKind("x.get(0).copied()"), "option");
+    assert.equal(receiverKind("foo.map(f)"), null);
   });
 });

@@ -314,9 +314,9 @@ describe("advice only where the code supports it", () => {
     const arm = { kind: "match" as const, line: 82, scrutinee: "id", pattern: "_", guard: null, attributes: [], earlierArms: [{ pattern: "0", guard: null, attributes: [] }] };
     const f = analysisFields("panic", "unknown kind id {id}", "src/kind.rs", 82, facts(fromId, { conditions: [arm], entryPoints: [entry("Kind::from_id", ["Kind::from_id"])] }), []);
     assert.doesNotMatch(f.solutions.join("\n"), /return an error for such input instead of panicking/);
-    assert.match(f.solutions.join("\n"), /If you own the code: the trait `FromId` fixes the signature of `from_id` \(it returns `Self`\), which leaves no room for an error; check the input before the call/);
+    assert.match(f.solutions.join("\n"), /For the maintainers of `[a-z-]+`: the trait `FromId` fixes the signature of `from_id` \(it returns `Self`\), which leaves no room for an error; check the input before the call/);
     const fallible = analysisFields("panic", "unknown kind id {id}", "src/kind.rs", 82, facts({ ...fromId, returnType: "Result<Self, Error>" }, { conditions: [arm], entryPoints: [entry("Kind::from_id", ["Kind::from_id"])] }), []);
-    assert.match(fallible.solutions.join("\n"), /If you own the code, return an error for such input instead of panicking/);
+    assert.match(fallible.solutions.join("\n"), /For the maintainers of `[a-z-]+`: return an error for such input instead of panicking/);
   });
 
   it("writes no guard whose conditions call a function users cannot call", () => {
@@ -723,6 +723,17 @@ describe("what a path's own function checks first, and the receiver's method on 
     const f = analysisFields("assert", "invalid key", "src/queue.rs", 14, facts(check, { conditions: [{ kind: "assert", line: 14, macro: "assert", condition: "{\n    // This walks the list.\n    contains(key)\n}" }], entryPoints: [entry("remove", ["remove"])] }), []);
     assert.match(f.triggerScenarios, /`\{contains\(key\) \}` is false|`\{ contains\(key\) \}` is false|`\{contains\(key\)\}` is false/);
     assert.doesNotMatch(f.triggerScenarios, /This walks/);
+  });
+});
+
+describe("a path condition in a function that may return before the site", () => {
+  it("says the conditions are needed, not enough, where an earlier return or ? may leave first", () => {
+    const ser = fn({ name: "serialize_variant", line: 650, visibility: null, params: [{ pattern: "variant", type: "&Variant" }] });
+    const arm = { kind: "match" as const, line: 700, scrutinee: "variant.style", pattern: "Style::Unit", guard: null, attributes: [], earlierArms: [] };
+    const f = analysisFields("unreachable", "internal error: entered unreachable code", "src/ser.rs", 713, facts(ser, { conditions: [arm], exitBeforePath: true }), []);
+    assert.match(f.triggerScenarios, /An earlier `return` or `\?` of the function \(in the excerpt\) may leave it before this line in some of these cases: the conditions are needed, not enough\./);
+    const plain = analysisFields("unreachable", "internal error: entered unreachable code", "src/ser.rs", 713, facts(ser, { conditions: [arm] }), []);
+    assert.doesNotMatch(plain.triggerScenarios, /An earlier `return`/);
   });
 });
 

@@ -390,13 +390,18 @@ function callCompiles(fn: FunctionFact): boolean {
  * The "if you own the code" advice: `fix` where the function can return an error, and where a trait fixes a signature with no
  * room for one (`fn from_id(id: u8) -> Self`, `Drop::drop`), the check before the call or a fallible method beside it.
  */
-function ownFix(fn: FunctionFact | undefined, fix: string): string {
+function ownFix(fn: FunctionFact | undefined, crate: string | null, fix: string): string {
   if (fn === undefined || (fn.implTrait === null && fn.traitName === null)) return fix;
   const head = fn.returnType === null ? null : typeHead(fn.returnType);
   if (head !== null && optionOrResult(head) !== null) return fix;
-  if (isDrop(fn)) return "If you own the code: `Drop::drop` cannot return an error; move the step that fails into a method users call before the value is dropped, which can (as `File::sync_all` is to dropping a `File`).";
+  if (isDrop(fn)) return `${maintainers(crate)}\`Drop::drop\` cannot return an error; move the step that fails into a method users call before the value is dropped, which can (as \`File::sync_all\` is to dropping a \`File\`).`;
   const trait = (fn.implTrait ?? fn.traitName!).replace(/<[\s\S]*$/, "");
-  return `If you own the code: the trait ${code(trait)} fixes the signature of ${code(fn.name)} (${fn.returnType === null ? "it returns nothing" : `it returns ${code(fn.returnType)}`}), which leaves no room for an error; check ${fn.params.length > 0 ? "the input" : "what it depends on"} before the call, or offer a fallible method beside it (as \`TryFrom\` is to \`From\`).`;
+  return `${maintainers(crate)}the trait ${code(trait)} fixes the signature of ${code(fn.name)} (${fn.returnType === null ? "it returns nothing" : `it returns ${code(fn.returnType)}`}), which leaves no room for an error; check ${fn.params.length > 0 ? "the input" : "what it depends on"} before the call, or offer a fallible method beside it (as \`TryFrom\` is to \`From\`).`;
+}
+
+/** The opening of advice for the crate's maintainers, said to them: a user of the crate cannot change its code. */
+function maintainers(crate: string | null): string {
+  return `For the maintainers of ${crate === null ? "the crate" : code(crate)}: `;
 }
 
 /** True when every value the deciding check reads is a parameter or a value the function computes from them: then the caller's arguments and types alone decide it. */
@@ -882,7 +887,9 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
     : framing.frame === "input" && users && call !== null && decidingText !== null
     ? `Calling ${call} with ${names} such that${after === null ? "" : `, ${after},`} ${decidingText}${steps.length > deciding.length ? ` (on the path: ${cond})` : ""}.`
     : steps.length > 0 ? `${subject}${after === null ? "" : `, ${after}`}: ${cond}.` : fn !== undefined ? `Any call of ${code(fn.name)} that reaches line ${line}${framing.frame === "callee" ? `, when ${code(source?.name ?? "the callee")} panics` : facts.exitBeforePath ? ": nothing conditional holds the site itself, but an earlier `return` or `?` may leave the function before it" : ": nothing conditional lies between the function's entry and the site"}.` : `${subject}, unconditionally.`;
-  const trigger = facts.forwards === undefined ? pathTrigger : `${pathTrigger} The error it formats is then one of those found: ${list(facts.forwards.errors.map((e) => quoteMessage(e.message)))}.`;
+  // Note: a path condition with an earlier exit of the function before the site: the conditions are needed, not enough (ser.rs's `return` for the same `Style::Unit`).
+  const exits = steps.length > 0 && facts.exitBeforePath && !tokenTree && facts.macro === null ? " An earlier `return` or `?` of the function (in the excerpt) may leave it before this line in some of these cases: the conditions are needed, not enough." : "";
+  const trigger = facts.forwards === undefined ? `${pathTrigger}${exits}` : `${pathTrigger}${exits} The error it formats is then one of those found: ${list(facts.forwards.errors.map((e) => quoteMessage(e.message)))}.`;
 
   // commonSituations
   const situations: string[] = [facts.macro !== "macro_rules" && debugRun ? debugBuildsSentence(gates) : `${buildsSentence(gates, facts)}${runsOnly}`, ...reachSentences(fn, facts)];
@@ -913,7 +920,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
       // Note: the text printed is the error's own: each error found is a record of its own, which says when it is returned.
       if (forwarded !== undefined) solutions.push(`The text printed is the error's own: ${list(forwarded.errors.map((e) => quoteMessage(e.message)))}${forwarded.errors.length === 1 ? " is" : " are"} catalogued ${forwarded.errors.length === 1 ? "as an error of its own, whose record says" : "as errors of their own, whose records say"} when ${forwarded.errors.length === 1 ? "it is" : "each is"} returned: avoiding that case avoids this panic.`);
       solutions.push(kind === "expect-err" ? `Make sure ${recv} fails before ${callee} gets to line ${line}: the call panics when it is an Ok value.` : `${callee} panics when ${recv} ${state}.`);
-      solutions.push(ownFix(fn, `If you own the code, return the failure to the caller (\`?\`, \`ok_or\`, a \`match\`) instead of ${kind === "expect" || kind === "expect-err" ? `calling ${label}` : arm !== undefined ? "panicking in the `Err` arm" : "panicking in the closure"}.`));
+      solutions.push(ownFix(fn, facts.crate, `${maintainers(facts.crate)}return the failure to the caller (\`?\`, \`ok_or\`, a \`match\`) instead of ${kind === "expect" || kind === "expect-err" ? `calling ${label}` : arm !== undefined ? "panicking in the `Err` arm" : "panicking in the closure"}.`));
       break;
     }
     case "missing":
@@ -921,7 +928,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
       else if (fn?.traitName != null && decidingText === null) solutions.push(`Call ${callee} only on types whose ${code(fn.traitName)} implementation overrides it: this default body is not implemented.`);
       else if (fn?.implTrait != null) solutions.push(`${decidingText === null ? `${code(fn.implType ?? "")} does not implement ${code(`${traitOf(fn)}::${fn.name}`)}` : `${code(fn.implType ?? "")}'s ${code(`${traitOf(fn)}::${fn.name}`)} does not implement the case where ${decidingText}`}: the operation is not available with this type.`);
       else solutions.push(decidingText === null ? `Do not call ${callee}: the path is not implemented in this version.` : `Avoid inputs for which ${decidingText}: ${callee} does not implement that case.`);
-      solutions.push(`If you own the code, implement the missing path or return an error instead of ${label}.`);
+      solutions.push(`${maintainers(facts.crate)}implement the missing path or return an error instead of ${label}.`);
       // Note: with no deciding condition, the function implements no case to pick: every call that gets there panics.
       tips.push(decidingText === null ? `Every call of ${callee} that gets to line ${line} panics: do not rely on it in this version.` : `Before relying on ${callee}, check which cases it implements.`);
       break;
@@ -933,7 +940,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
       if (framing.mutated.length > 0 && (fn?.params.length ?? 0) > 0) solutions.push(`Check what you pass to ${callee} against its docs first: the check reads ${list(framing.mutated.map(code))}, which the function computes as it goes, and may be of your arguments through ${framing.mutated.length === 1 ? "it" : "them"} (not worked out here).`);
       solutions.push(`${framing.mutated.length > 0 && (fn?.params.length ?? 0) > 0 ? "Where the arguments are valid, this" : "This"} points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)} or a use of it that it does not foresee${decidingText === null ? "" : ` (the code holds that ${kind.includes("assert") ? assertion(last!) : `${decidingText} does not happen`})`}: report it with the calls that led here.`);
       // Note: `Drop::drop` has no caller to return an error to.
-      solutions.push(isDrop(fn) ? "If you own the code, find which caller or earlier step breaks that assumption and fix it there; `Drop::drop` cannot return an error, so a state reachable on purpose is to be handled before the value is dropped (a method users call first, as `File::sync_all` is to dropping a `File`)." : "If you own the code, find which caller or earlier step breaks that assumption and fix it there; if the state is reachable on purpose, return an error the caller can handle.");
+      solutions.push(isDrop(fn) ? `${maintainers(facts.crate)}find which caller or earlier step breaks that assumption and fix it there; \`Drop::drop\` cannot return an error, so a state reachable on purpose is to be handled before the value is dropped (a method users call first, as \`File::sync_all\` is to dropping a \`File\`).` : `${maintainers(facts.crate)}find which caller or earlier step breaks that assumption and fix it there; if the state is reachable on purpose, return an error the caller can handle.`);
       tips.push("Run with `RUST_BACKTRACE=1` when it fires and keep the backtrace: it shows the calls that led to the state the code holds impossible, which is what a report needs.");
       break;
     case "internal":
@@ -972,7 +979,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
       else solutions.push(`Call ${callee} only with ${names} for which ${avoid}: other input ${kind === "declared-call" ? "fails the check" : "panics"}.`);
       // Note: a record of several sites: the code repeats the condition of the first only.
       if (guards.validationCode !== null) solutions.push(`Check the arguments first with the validation code, which tests ${(facts.otherSites ?? []).length === 0 ? "the same condition" : `the condition of line ${line} (not those of the message's other sites)`} and returns ${withoutValues(message) === message ? "the message" : "the message's text, its values left out,"} as an \`Err\`.`);
-      solutions.push(ownFix(fn, "If you own the code, return an error for such input instead of panicking."));
+      solutions.push(ownFix(fn, facts.crate, `${maintainers(facts.crate)}return an error for such input instead of panicking.`));
       tips.push(framing.configFields.length > 0 ? "Set configuration fields to values the code accepts when the configuration is built, and test that configuration once." : users ? `Validate the arguments of ${callee} where they enter your program.` : "Validate what you pass to the public calls that reach it where it enters your program.");
       break;
     case "state":
@@ -980,7 +987,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
       solutions.push(users
         ? `${callee} panics when ${decidingText}: call it only on values for which ${avoid}, or check that state first.`
         : `${callee} panics when ${decidingText}, a state of the value it is called on; users do not call ${callee}, and the symbol index finds no public function that reaches it: the crate's own code calls it on values it builds, so this points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)} or a use of it that it does not foresee. Run with \`RUST_BACKTRACE=1\` to see which call of yours led here, and report it with that.`);
-      solutions.push(ownFix(fn, "If you own the code, handle that case with an error value instead of a panic."));
+      solutions.push(ownFix(fn, facts.crate, `${maintainers(facts.crate)}handle that case with an error value instead of a panic.`));
       break;
     case "path": {
       // Note: `self` handed to another function (`try_set_current(&self.inner)`): that function's answer decides, and it is not followed into.
@@ -989,7 +996,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
         const what = [...settings.envs.map((e) => `the environment variable ${code(e)}`), ...settings.features.map(([f, on]) => `whether the build ${on ? "enables" : "leaves out"} the feature ${code(f)}${facts.crate === null ? "" : ` of ${code(facts.crate)}`}`)];
         const fixes = [...(settings.envs.length === 0 ? [] : [`set ${list(settings.envs.map(code))} to a value ${callee} supports in your build, or leave ${settings.envs.length === 1 ? "it" : "them"} unset`]), ...settings.features.map(([f, on]) => `${on ? "build without" : "build with"} the feature ${code(f)}${facts.crate === null ? "" : ` of ${code(facts.crate)}`} (a crate that depends on it may expose it as a feature of its own)`)];
         solutions.push(`${callee} panics when ${decidingText}: what decides it is ${list(what)}, set outside the code. To avoid it, ${fixes.join("; or ")}.`);
-        solutions.push(ownFix(fn, "If you own the code, report the setting that is not supported with an error value instead of a panic."));
+        solutions.push(ownFix(fn, facts.crate, `${maintainers(facts.crate)}report the setting that is not supported with an error value instead of a panic.`));
         break;
       }
       solutions.push(framing.effects
@@ -999,13 +1006,13 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
         : users
         ? `${callee} panics when ${decidingText}, on values it computes itself: what leads there (its arguments, the state it reads) is not worked out here; read the excerpt for how those values come about.`
         : `${callee} panics when ${decidingText}, on values it computes itself, and users reach it only through other code of ${facts.crate === null ? "the crate" : code(facts.crate)}: run with \`RUST_BACKTRACE=1\` to see which of your calls led here; what leads there is not worked out here.`);
-      solutions.push(ownFix(fn, "If you own the code, handle that case with an error value instead of a panic."));
+      solutions.push(ownFix(fn, facts.crate, `${maintainers(facts.crate)}handle that case with an error value instead of a panic.`));
       break;
     }
     case "callee":
       if (kind === "declared-call" && cond !== null) solutions.push(`The message is registered when ${cond}: ${users ? `call ${callee} only with input for which that does not hold` : "give the public call that reaches it input for which that does not hold"}.`);
       else solutions.push(`The panic's condition is in ${code(source?.name ?? "the callee")}: read it for what it checks, and pass input it accepts to ${callee}.`);
-      solutions.push(ownFix(fn, "If you own the code, return an error instead of panicking."));
+      solutions.push(ownFix(fn, facts.crate, `${maintainers(facts.crate)}return an error instead of panicking.`));
       tips.push(users ? `Validate the arguments of ${callee} where they enter your program.` : "Validate what you pass to the public calls that reach it where it enters your program.");
       break;
     case "always":
@@ -1018,7 +1025,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
         ? `No condition in ${callee} decides whether line ${line} panics once execution gets there: do not call it${gates === "" ? "" : ` in builds where ${gates} holds`}.`
         // Note: a function users cannot call is avoided through the public call that leads to it, which the backtrace shows.
         : `No condition in ${callee} decides whether line ${line} panics once execution gets there, and users do not call ${callee} themselves: run with \`RUST_BACKTRACE=1\` to see which call of yours leads here, and avoid that use${gates === "" ? "" : ` in builds where ${gates} holds`}; if it is a use the docs allow, this points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)}.`);
-      solutions.push(ownFix(fn, "If you own the code, return an error instead of panicking."));
+      solutions.push(ownFix(fn, facts.crate, `${maintainers(facts.crate)}return an error instead of panicking.`));
       // Note: no condition decides it: there is no case of the function's to pick, only whether to call it.
       tips.push(facts.exitBeforePath ? `Read the exits of ${callee} before line ${line} for the calls that do not panic before relying on it.` : `Every call of ${callee} that gets to line ${line} panics: do not rely on it in this version${gates === "" ? "" : ` in builds where ${gates} holds`}.`);
       break;

@@ -277,6 +277,9 @@ const RESULT_METHODS: ReadonlySet<string> = new Set([
   "ok_or_else", "map_err", "try_borrow", "try_borrow_mut", "binary_search", "binary_search_by", "binary_search_by_key", "duration_since", "elapsed", "from_str_radix", "downcast",
 ]);
 
+/** Combinators of std's `Option` and `Result` whose value is of the kind of the value they are called on. */
+const KEEP_KIND: ReadonlySet<string> = new Set(["and_then", "or_else", "or", "and", "map", "filter", "inspect", "xor", "zip", "flatten", "as_ref", "as_mut", "as_deref", "as_deref_mut", "copied", "cloned"]);
+
 /**
  * Whether the receiver of an `.expect`/`.unwrap` is an `Option` or a `Result`, as far as its last
  * call (a method of std) shows; null when the syntax does not tell (a field, a local, a method of
@@ -289,6 +292,11 @@ export function receiverKind(receiver: string): "option" | "result" | null {
   if (name === undefined) return null;
   if (OPTION_METHODS.has(name)) return "option";
   if (RESULT_METHODS.has(name)) return "result";
+  // Note: std's combinators of `Option` and `Result` give the kind of the value they are called on (`Rc::get_mut(…).and_then(|c| Arc::get_mut(…))`: an Option).
+  if (KEEP_KIND.has(name)) {
+    const before = /^([\s\S]*?)\s*\.\s*[a-z_]\w*\s*(?:::\s*<[^()]*>\s*)?\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\s*$/.exec(receiver.trim())?.[1];
+    return before === undefined || before === "" ? null : receiverKind(before);
+  }
   // Note: std's `try_fold` and `try_for_each` give what their closure gives (`|acc, &x| acc.checked_mul(x)`: an Option).
   if (name === "try_fold" || name === "try_for_each") {
     const body = /\|[^|]*\|\s*([\s\S]*?)\s*\)\s*$/.exec(receiver.trim())?.[1];
