@@ -338,7 +338,7 @@ export interface SiteFacts {
   pathLets?: string[];
   /** True when a `return`, `break`, `continue` or `?` lies between the outermost step of the path condition and the site (on the path or in a branch beside it): then the conditions alone do not decide whether the site is reached. */
   exitInPath: boolean;
-  /** True when a `return`, `break`, `continue` or `?` lies in the function body before the outermost step of the path condition. */
+  /** True when a `return` or `?` lies in the function body before the outermost step of the path condition (a `break` or `continue` there ends a loop that does not hold the site; one in a closure is counted too). */
   exitBeforePath: boolean;
   /** Present (true) when the site is evaluated while compiling: inside a `const { … }` block, or the value of a `const` or `static` item. A failure there is rustc's error E0080 (`evaluation panicked: …`) when the crate is built, never a panic of a running program. */
   compileTime?: true;
@@ -386,7 +386,7 @@ export interface RecordFacts {
   pathLets?: string[];
   /** True when a `return`, `break`, `continue` or `?` lies between the outermost step of the path condition and the site (on the path or in a branch beside it): then the conditions alone do not decide whether the site is reached. */
   exitInPath: boolean;
-  /** True when a `return`, `break`, `continue` or `?` lies in the function body before the outermost step of the path condition. */
+  /** True when a `return` or `?` lies in the function body before the outermost step of the path condition (a `break` or `continue` there ends a loop that does not hold the site; one in a closure is counted too). */
   exitBeforePath: boolean;
   /** Present (true) when the site is evaluated while compiling: inside a `const { … }` block, or the value of a `const` or `static` item. A failure there is rustc's error E0080 (`evaluation panicked: …`) when the crate is built, never a panic of a running program. */
   compileTime?: true;
@@ -398,6 +398,8 @@ export interface RecordFacts {
   receiverReturns?: "option" | "result";
   /** For an `.expect`/`.unwrap` site whose receiver is one call on `self` or on a field of `self` (`self.pop()`, `self.inner.pop()`): the method it calls, `Type::name`, the impl's own type or the type the struct declares for the field (`FileSymbols.fields`), where the methods of that name of that type say by their return type what `receiverReturns` then holds. Absent otherwise (`receiverReturns` is then a match by name). */
   receiverMethod?: string;
+  /** True for an `.expect`/`.unwrap` site when no function or method of the workspace (the symbol index, test code aside) has the name of the receiver's last call (`iter.reduce(f)`): the method is std's or a dependency's, so std's meaning of the name is no guess against a method of the repository's own. Absent otherwise. */
+  receiverOutsideRepo?: true;
   /** The functions the site's conditions call by a plain or `Type::` path (`calculate_output_size(…)`, `Check::rank(…)`) that the symbol index lists, every one of that name not public: code users write cannot call them, so no guard or validation code repeats those conditions. Absent when none. */
   privateCalls?: string[];
   /** For the `Display` text of an error variant (`display-impl`, `error-attribute` with `errorClass` `Type::Variant`): the functions outside test code that build that variant (`Type::Variant(…)`, `Type::Variant { … }`, `Self::Variant`; not a pattern or comparison naming it), where `Type` may mean the same declaration in their file; for that of a type (`errorClass` `Type`): those that build it (`Type(…)`, `Type { … }`, `module::Type(…)`, `Self(…)`) or any of its variants, where `Type` means the declaration the site's file means (each site of the record by its own file). By path and line, at most five; each with the public functions that reach it. By syntax alone: whether what they build is returned to users, and unchanged, is not followed. Absent when none is found or the record is of another kind. */

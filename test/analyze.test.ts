@@ -314,6 +314,17 @@ describe("a guard on the variant of a generic type's `self` as the user's code",
   });
 });
 
+describe("a catch_unwind sketch of a method that returns a borrow", { skip: hasRustc() ? false : "rustc is not installed" }, () => {
+  it("makes the call a statement, so that the closure returns no borrow of what it captures, and compiles", () => {
+    const method: FunctionFact = { name: "unhandled_panic", line: 10, visibility: "pub", generics: null, whereClause: null, receiver: "&mut self", params: [{ pattern: "behavior", type: "u8" }], returnType: "&mut Self", implGenerics: null, implType: "LocalSet", implTrait: null, traitName: null, lets: [], unchangedParams: ["behavior"] };
+    const facts: RecordFacts = { crate: "lib", module: "", crateDescription: null, crateKind: "lib", moduleGates: [], items: [{ kind: "fn", name: "unhandled_panic", visibility: "pub", line: 10 }], function: method, gates: [], conditions: [{ kind: "expect", line: 12, receiver: "self.started.then_some(())" }], macro: null, callers: [], boundInside: [], exitInPath: false, exitBeforePath: false, sameFunction: [], entryPoints: [{ symbol: "LocalSet::unhandled_panic", path: "src/lib.rs", line: 10, via: ["LocalSet::unhandled_panic"], confidence: "self" }] };
+    const sketch = analysisFields("expect", "already started", "src/lib.rs", 12, facts, []).tryCatchPattern!;
+    assert.match(sketch, /\|\| \{ value\.unhandled_panic\(behavior\); \}/);
+    const crate = "pub struct LocalSet { pub started: bool }\nimpl LocalSet {\n    pub fn unhandled_panic(&mut self, behavior: u8) -> &mut Self {\n        self.started.then_some(()).expect(\"already started\");\n        let _ = behavior;\n        self\n    }\n}\n";
+    compileAndRun(`mod lib {\n${crate}}\nuse lib::LocalSet;\n#[allow(warnings)]\nfn sketch(value: &mut LocalSet, behavior: u8) {\n${sketch}\n}\nfn main() {\n    std::panic::set_hook(Box::new(|_| {}));\n    sketch(&mut LocalSet { started: false }, 1);\n    sketch(&mut LocalSet { started: true }, 1);\n}\n`);
+  });
+});
+
 /**
  * A function that holds a record's `catch_unwind` sketch, with its stand-ins as parameters: the
  * receiver as `value` (of the impl's type, borrowed as the method borrows it) and the function's

@@ -308,15 +308,15 @@ describe("advice only where the code supports it", () => {
     assert.doesNotMatch(f.preventionTips.join("\n"), /Validate the arguments/);
   });
 
-  it("does not tell the owner to return an error from a method whose trait fixes a signature with no room for one", () => {
+  it("gives no advice to the crate's maintainers on a check of the caller's input, whether or not the trait's signature leaves room for an error", () => {
     // `impl FromId for Kind { fn from_id(id: u8) -> Self { match id { 0 => Kind::A, _ => panic!("unknown kind id {id}") } } }`
     const fromId = fn({ name: "from_id", line: 80, implType: "Kind", implTrait: "FromId<u8>", returnType: "Self", params: [{ pattern: "id", type: "u8" }], unchangedParams: ["id"] });
     const arm = { kind: "match" as const, line: 82, scrutinee: "id", pattern: "_", guard: null, attributes: [], earlierArms: [{ pattern: "0", guard: null, attributes: [] }] };
     const f = analysisFields("panic", "unknown kind id {id}", "src/kind.rs", 82, facts(fromId, { conditions: [arm], entryPoints: [entry("Kind::from_id", ["Kind::from_id"])] }), []);
-    assert.doesNotMatch(f.solutions.join("\n"), /return an error for such input instead of panicking/);
-    assert.match(f.solutions.join("\n"), /For the maintainers of `[a-z-]+`: the trait `FromId` fixes the signature of `from_id` \(it returns `Self`\), which leaves no room for an error; check the input before the call/);
+    assert.doesNotMatch(f.solutions.join("\n"), /return an error for such input instead of panicking|For the maintainers/);
+    assert.match(f.solutions.join("\n"), /Call `Kind::from_id` only with `id` for which `id` matches `0`/);
     const fallible = analysisFields("panic", "unknown kind id {id}", "src/kind.rs", 82, facts({ ...fromId, returnType: "Result<Self, Error>" }, { conditions: [arm], entryPoints: [entry("Kind::from_id", ["Kind::from_id"])] }), []);
-    assert.match(fallible.solutions.join("\n"), /For the maintainers of `[a-z-]+`: return an error for such input instead of panicking/);
+    assert.doesNotMatch(fallible.solutions.join("\n"), /For the maintainers/);
   });
 
   it("writes no guard whose conditions call a function users cannot call", () => {
@@ -731,9 +731,20 @@ describe("a path condition in a function that may return before the site", () =>
     const ser = fn({ name: "serialize_variant", line: 650, visibility: null, params: [{ pattern: "variant", type: "&Variant" }] });
     const arm = { kind: "match" as const, line: 700, scrutinee: "variant.style", pattern: "Style::Unit", guard: null, attributes: [], earlierArms: [] };
     const f = analysisFields("unreachable", "internal error: entered unreachable code", "src/ser.rs", 713, facts(ser, { conditions: [arm], exitBeforePath: true }), []);
-    assert.match(f.triggerScenarios, /An earlier `return` or `\?` of the function \(in the excerpt\) may leave it before this line in some of these cases: the conditions are needed, not enough\./);
+    assert.match(f.triggerScenarios, /An earlier `return` or `\?` in the function's body may leave it before this line in some of these cases: the conditions are needed, not enough\./);
     const plain = analysisFields("unreachable", "internal error: entered unreachable code", "src/ser.rs", 713, facts(ser, { conditions: [arm] }), []);
     assert.doesNotMatch(plain.triggerScenarios, /An earlier `return`/);
+  });
+});
+
+describe("an expect on a std method's name that no function of the repository has", () => {
+  it("says std's meaning without calling it a guess, a dependency's method of the name left open", () => {
+    const conv = fn({ name: "conv_impl", line: 10, visibility: "pub", params: [{ pattern: "groups", type: "usize" }, { pattern: "k", type: "usize" }] });
+    const expect = { kind: "expect" as const, line: 12, receiver: "groups.checked_mul(k)" };
+    const outside = analysisFields("expect", "overflow", "src/conv.rs", 12, facts(conv, { conditions: [expect], receiverOutsideRepo: true, entryPoints: [entry("conv_impl", ["conv_impl"])] }), []);
+    assert.match(outside.triggerScenarios, /no function of the repository is named `checked_mul`: std's `checked_mul` gives an Option, None when .*unless a dependency's method of that name is meant/);
+    const named = analysisFields("expect", "overflow", "src/conv.rs", 12, facts(conv, { conditions: [expect], entryPoints: [entry("conv_impl", ["conv_impl"])] }), []);
+    assert.match(named.triggerScenarios, /if `checked_mul` is std's, a guess from its name alone/);
   });
 });
 
@@ -773,21 +784,24 @@ describe("a returned error whose way up from the site is read (EntryPoint.errorP
     ];
     const f = analysisFields("err-return", "Missing tensors: {:?}", "src/store.rs", 258, facts(apply, { entryPoints: entries }), [], "RecordError::Validation");
     const all = f.solutions.join("\n");
-    assert.match(all, /^It comes back to you in the `Result` of `Module::try_load_record`, as the calls are written \(`Module::try_load_record` → `return ModuleRecord::apply\(…\)`\)/);
+    assert.match(all, /^It comes back to you in the `Result` of `Module::try_load_record`, as the index reads the calls \(`Module::try_load_record` → `return ModuleRecord::apply\(…\)`\)/);
     assert.match(all, /Through `Module::load_record` it does not come back to you as a value .*the `expect\(…\)` in `Module::load_record` turns it into a panic/);
     assert.doesNotMatch(all, /not worked out here/);
     assert.doesNotMatch(f.commonSituations, /not worked out here/);
   });
-  it("is another error where a call maps it, and keeps the hedge where a use is not read", () => {
+  it("is another error where a call maps it and every call above passes that on, and keeps the hedge where a use above or on the way is not read", () => {
     const entries = [
-      { ...entry("Client::connect", ["Client::connect", "connect_ws", "ModuleRecord::apply"]), errorPath: [null, "map_err" as const] },
+      { ...entry("Client::connect", ["Client::connect", "connect_ws", "ModuleRecord::apply"]), errorPath: ["?" as const, "map_err" as const] },
+      { ...entry("Client::open", ["Client::open", "open_ws", "ModuleRecord::apply"]), errorPath: [null, "map_err" as const] },
       { ...entry("Store::open", ["Store::open", "ModuleRecord::apply"]), errorPath: [null] },
     ];
     const f = analysisFields("err-return", "Missing tensors: {:?}", "src/store.rs", 258, facts(apply, { entryPoints: entries }), [], "RecordError::Validation");
     const all = f.solutions.join("\n");
     assert.match(all, /Through `Client::connect` .*`connect_ws` turns it into another error with `\.map_err\(…\)`/);
-    assert.match(all, /Handle the error at your call of `Store::open`, which reaches `apply` \(whether it passes the error on as it is/);
+    assert.doesNotMatch(all, /Through `Client::open`/);
+    assert.match(all, /Handle the error at your call of `Client::open` and `Store::open`, which reach `apply` \(whether they pass the error on as it is/);
     assert.doesNotMatch(all, /It comes back to you/);
+    assert.match(f.commonSituations, /not worked out here for `Client::open` and `Store::open`/);
   });
 });
 

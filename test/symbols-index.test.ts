@@ -566,16 +566,30 @@ describe("the symbol index: a method called on a field of self", () => {
   const index = indexOf(crate);
 
   it("reads the fields whose type is one named type, through a module path and Arc, not a type parameter", () => {
-    assert.deepEqual(indexFile(crate[2]![3].join("\n")).fields, [["Semaphore", "ll_sem", "Semaphore"], ["Pool", "inner", "Semaphore"]]);
+    assert.deepEqual(indexFile(crate[2]![3].join("\n")).fields, [["Semaphore", "ll_sem", "crate::batch::Semaphore"], ["Pool", "inner", "*Semaphore"]]);
     assert.deepEqual(node(index, "Other::take").fn!.calls, ["self.sem.try_acquire"]);
   });
 
-  it("links the call to the field's type's method, so the public method is an entry point of the field's check", () => {
+  it("links the call to the method of the declaration the field's type means in the struct's file, so the public method is an entry point of the field's check", () => {
     const check = index.nodes.find((n) => n.symbol === "Semaphore::try_acquire" && n.path === "t/src/batch.rs")!;
     const found = index.entryPoints(check).map((e) => [e.symbol, e.via.join(" → "), e.confidence]);
-    assert.deepEqual(found.find(([s]) => s === "Semaphore::try_acquire"), ["Semaphore::try_acquire", "Semaphore::try_acquire → Semaphore::try_acquire", "path"]);
-    assert.ok(found.some(([s]) => s === "Pool::take"), JSON.stringify(found));
-    assert.ok(!found.some(([s]) => s === "Other::take"), JSON.stringify(found));
+    assert.deepEqual(found, [["Semaphore::try_acquire", "Semaphore::try_acquire → Semaphore::try_acquire", "resolved"]]);
+    // Note: `Pool.inner` is the `Semaphore` of its own file: `Pool::take` reaches the check through it, past that public method, and is no entry point of it.
+    const outer = index.nodes.find((n) => n.symbol === "Semaphore::try_acquire" && n.path === "t/src/sync.rs")!;
+    assert.deepEqual(index.entryPoints(outer).map((e) => [e.symbol, e.via.join(" → "), e.confidence]), [["Semaphore::try_acquire", "Semaphore::try_acquire", "self"], ["Pool::take", "Pool::take → Semaphore::try_acquire", "resolved"]]);
+  });
+
+  it("leaves a field of a type outside the workspace (std's Mutex) to the name, and tells structs of the same name apart", () => {
+    const other: Source[] = [
+      ["u/src/lib.rs", "u", "", ["pub mod a;", "pub mod b;", "pub mod sync;"]],
+      ["u/src/sync.rs", "u", "sync", ["pub struct Mutex;", "impl Mutex {", "    pub fn lock(&self) { panic!(\"poisoned async mutex\"); }", "}"]],
+      ["u/src/a.rs", "u", "a", ["use std::sync::Mutex;", "pub struct Cache { map: Mutex<Vec<u8>>, st: State }", "pub struct State;", "impl State {", "    pub(crate) fn check(&self) { panic!(\"a\"); }", "}", "impl Cache {", "    pub fn get(&self) { self.map.lock(); self.st.check(); }", "}"]],
+      ["u/src/b.rs", "u", "b", ["pub struct Cache { st: State }", "pub struct State;", "impl State {", "    pub(crate) fn check(&self) { panic!(\"b\"); }", "}", "impl Cache {", "    pub fn go(&self) { self.st.check(); }", "}"]],
+    ];
+    const u = indexOf(other);
+    assert.deepEqual(entries(u, "Mutex::lock").map(([s]) => s), ["Mutex::lock"]);
+    assert.deepEqual(entries(u, "State::check", "u/src/a.rs").map(([s, via]) => [s, via]), [["Cache::get", "Cache::get → State::check"]]);
+    assert.deepEqual(entries(u, "State::check", "u/src/b.rs").map(([s, via]) => [s, via]), [["Cache::go", "Cache::go → State::check"]]);
   });
 });
 

@@ -351,3 +351,39 @@ describe("entry points, docs and reproductions of a fixture crate", () => {
     assert.deepEqual(e.reproductions?.map((r) => [r.path, r.name, r.how, r.via]), [["crates/mini/tests/attention.rs", "odd_heads", "should-panic-reached", ["odd_heads", "attention", "dispatch!", "attention_impl"]]]);
   });
 });
+
+describe("checks a path makes first and where a returned error goes, on a fixture crate (fixtures/symbols/paths, which rustc compiles)", () => {
+  let envelopes: Envelope[];
+  const byMessage = (m: string) => {
+    const e = envelopes.find((x) => x.record.errorMessage === m);
+    assert.ok(e, `a record of ${m}`);
+    return e;
+  };
+  before(async () => {
+    const repo = makeRepo([fixture("symbols", "paths")]);
+    const config = writeConfig(repo.dir, repo.shas[0]!, { targets: [{ repo: "example/ways", url: repo.dir, sha: repo.shas[0]! }] });
+    const result = await run({ configPath: config, now: () => NOW });
+    envelopes = [...(await readVersion(result.dir)).envelopes];
+  });
+
+  it("takes an entry point's own assertion before its call as a check made first, not a debug assertion nor one in another arm", () => {
+    const e = byMessage("reduce: no values");
+    const firsts = (symbol: string) => e.facts!.entryPoints!.find((p) => p.symbol === symbol)?.checksFirst ?? [];
+    assert.deepEqual(firsts("max"), [{ caller: "max", callee: "max", before: "reduce", message: "max: cannot reduce an empty slice" }]);
+    assert.deepEqual(firsts("pick"), []);
+    assert.match(e.record.triggerScenarios ?? "", /On the way, `max` checks with a panic of its own on a line before its first call of `reduce` \(“max: cannot reduce an empty slice”\)/);
+    assert.doesNotMatch(e.record.triggerScenarios ?? "", /debug build|pick: needs two values/);
+  });
+
+  it("reads each entry point's way up: passed on with ?, ended by an expect, unread in a closure", () => {
+    const e = byMessage("empty input");
+    const path = (symbol: string) => e.facts!.entryPoints!.find((p) => p.symbol === symbol)?.errorPath;
+    assert.deepEqual(path("load"), ["?"]);
+    assert.deepEqual(path("load_or_panic"), ["expect"]);
+    assert.equal(path("load_each"), undefined);
+    const solutions = e.record.solutions.join("\n");
+    assert.match(solutions, /It comes back to you in the `Result` of `load`, as the index reads the calls \(`load` → `read\(…\)\?`\)/);
+    assert.match(solutions, /Through `load_or_panic` it does not come back to you as a value .*the `expect\(…\)` in `load_or_panic` turns it into a panic/);
+    assert.match(solutions, /Handle the error at your call of `load_each`, which reaches `read` \(whether it passes the error on as it is/);
+  });
+});

@@ -174,7 +174,8 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
     ...withLets(text.slice(outerStart, node.start)),
     ...commentAbove(chain),
     exitInPath: EXIT.test(inside),
-    exitBeforePath: EXIT.test(code(text.slice(bodyStart, outerStart))),
+    // Note: before the path's outermost step, only an exit of the function skips the site: a `break` or `continue` there ends a loop that does not hold it.
+    exitBeforePath: FUNCTION_EXIT.test(code(text.slice(bodyStart, outerStart))),
     ...(compileTime ? { compileTime: true as const } : {}),
   };
 }
@@ -255,6 +256,8 @@ function tokenGates(root: ViewNode, at: number): string[] {
 
 /** A `return`, `break`, `continue` or `?` operator: the function or loop may be left there. */
 const EXIT = /\b(?:return|break|continue)\b|\?(?=\s*[.;,)\]}])/;
+/** A `return` or a `?`: an exit of the function (or of a closure in it). */
+const FUNCTION_EXIT = /\breturn\b|\?(?=\s*[.;,)\]}])/;
 
 /** The pattern of a `let` (up to its type or `=`). */
 const LET = /\blet\s+([^=;:]+?)\s*(?::[^=;]*)?=/g;

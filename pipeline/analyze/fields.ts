@@ -198,7 +198,13 @@ function emptyState(receiver: string, facts: SiteFacts | null): string {
   const why = stdFailure(value);
   // Note: a guess from the method's name alone, said as one: the receiver's type is not resolved.
   // Note: `.ok()`/`.err()` settle it (std's only give an Option); of other names, the kind is std's, said as a guess.
-  const std = by === undefined || by === "ok" || by === "err" ? "" : why === null ? ` (a guess from the name \`${by}\` alone: std's gives ${kind === "option" ? "an Option" : "a Result"})` : ` (if \`${by}\` is std's, a guess from its name alone: std's is ${kind === "option" ? "None" : "an Err"} when ${why})`;
+  // Note: where no function of the workspace has the name, the method is std's or a dependency's: std's meaning is said without "a guess", the dependency left open.
+  const outside = (facts as RecordFacts | null)?.receiverOutsideRepo === true && by === lastCall(receiver);
+  const std = by === undefined || by === "ok" || by === "err"
+    ? ""
+    : outside
+    ? ` (no function of the repository is named \`${by}\`: std's \`${by}\` gives ${kind === "option" ? "an Option" : "a Result"}${why === null ? "" : `, ${kind === "option" ? "None" : "an Err"} when ${why}`}, unless a dependency's method of that name is meant)`
+    : why === null ? ` (a guess from the name \`${by}\` alone: std's gives ${kind === "option" ? "an Option" : "a Result"})` : ` (if \`${by}\` is std's, a guess from its name alone: std's is ${kind === "option" ? "None" : "an Err"} when ${why})`;
   if (kind === "option") return `holds no value (None)${std}`;
   if (kind === "result") return `is an Err${std} (the panic message ends with the error's Debug form)`;
   // Note: after a `?` an Err of the call itself has already left the function: what `.expect` gets is the call's Ok value.
@@ -731,8 +737,11 @@ function usersGuards(guards: Guards, users: boolean, config: boolean, fn: Functi
 function selfGuard(guards: Guards, fn: FunctionFact | undefined, name: "config" | "value"): Guards {
   if (guards.form !== "expression" || guards.typeGuard === null || !guards.reads.includes("self")) return guards;
   const type = fn?.implType ?? null;
-  if (type === null || !/^[A-Z]\w*(?:<[^<>]*>)?$/.test(type)) return { ...guards, typeGuard: null };
-  const body = guards.typeGuard.replace(/\bself\b/g, name).replace(/\n/g, "\n    ");
+  // Note: the function takes the value alone: a guard that reads the method's parameters too, or whose name is one of them, has no such form.
+  const params = new Set((fn?.params ?? []).flatMap((p) => boundNames(p.pattern)));
+  if (type === null || !/^[A-Z]\w*(?:<[^<>]*>)?$/.test(type) || guards.reads.some((n) => n !== "self" && !PRIMITIVE_TYPES.has(n)) || params.has(name)) return { ...guards, typeGuard: null };
+  // Note: outside the impl, `Self` is the type's name.
+  const body = guards.typeGuard.replace(/\bself\b/g, name).replace(/\bSelf\b/g, type.replace(/<[\s\S]*$/, "")).replace(/\n/g, "\n    ");
   const note = name === "config" ? `// \`config\` is your \`${type}\`; the fields the check reads must be public to you for this to compile.` : `// \`value\` is your \`${type}\`.`;
   return { ...guards, typeGuard: `${note}\nfn would_panic${fn?.implGenerics ?? ""}(${name}: &${type}) -> bool {\n    ${body}\n}` };
 }
@@ -888,7 +897,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
     ? `Calling ${call} with ${names} such that${after === null ? "" : `, ${after},`} ${decidingText}${steps.length > deciding.length ? ` (on the path: ${cond})` : ""}.`
     : steps.length > 0 ? `${subject}${after === null ? "" : `, ${after}`}: ${cond}.` : fn !== undefined ? `Any call of ${code(fn.name)} that reaches line ${line}${framing.frame === "callee" ? `, when ${code(source?.name ?? "the callee")} panics` : facts.exitBeforePath ? ": nothing conditional holds the site itself, but an earlier `return` or `?` may leave the function before it" : ": nothing conditional lies between the function's entry and the site"}.` : `${subject}, unconditionally.`;
   // Note: a path condition with an earlier exit of the function before the site: the conditions are needed, not enough (ser.rs's `return` for the same `Style::Unit`).
-  const exits = steps.length > 0 && facts.exitBeforePath && !tokenTree && facts.macro === null ? " An earlier `return` or `?` of the function (in the excerpt) may leave it before this line in some of these cases: the conditions are needed, not enough." : "";
+  const exits = steps.length > 0 && facts.exitBeforePath && !tokenTree && facts.macro === null ? " An earlier `return` or `?` in the function's body may leave it before this line in some of these cases: the conditions are needed, not enough." : "";
   const trigger = facts.forwards === undefined ? `${pathTrigger}${exits}` : `${pathTrigger}${exits} The error it formats is then one of those found: ${list(facts.forwards.errors.map((e) => quoteMessage(e.message)))}.`;
 
   // commonSituations
@@ -979,7 +988,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
       else solutions.push(`Call ${callee} only with ${names} for which ${avoid}: other input ${kind === "declared-call" ? "fails the check" : "panics"}.`);
       // Note: a record of several sites: the code repeats the condition of the first only.
       if (guards.validationCode !== null) solutions.push(`Check the arguments first with the validation code, which tests ${(facts.otherSites ?? []).length === 0 ? "the same condition" : `the condition of line ${line} (not those of the message's other sites)`} and returns ${withoutValues(message) === message ? "the message" : "the message's text, its values left out,"} as an \`Err\`.`);
-      solutions.push(ownFix(fn, facts.crate, `${maintainers(facts.crate)}return an error for such input instead of panicking.`));
+      // Note: a check of the caller's input that panics is the crate's design (its docs often say so under "# Panics"): no advice to its maintainers to change it.
       tips.push(framing.configFields.length > 0 ? "Set configuration fields to values the code accepts when the configuration is built, and test that configuration once." : users ? `Validate the arguments of ${callee} where they enter your program.` : "Validate what you pass to the public calls that reach it where it enters your program.");
       break;
     case "state":
@@ -1020,13 +1029,12 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
       solutions.push(fn === undefined
         ? "Nothing in the code decides whether it panics once it gets here: avoid that use."
         : facts.exitBeforePath
-        ? `What decides whether ${callee} gets to line ${line} is an earlier \`return\` or \`?\` in its body (in the excerpt): the calls it does not leave the function for panic there; read those exits for the case to avoid.`
+        ? `What decides whether ${callee} gets to line ${line} is an earlier \`return\` or \`?\` in its body: the calls it does not leave the function for panic there; read those exits for the case to avoid.`
         : users
         ? `No condition in ${callee} decides whether line ${line} panics once execution gets there: do not call it${gates === "" ? "" : ` in builds where ${gates} holds`}.`
         // Note: a function users cannot call is avoided through the public call that leads to it, which the backtrace shows.
         : `No condition in ${callee} decides whether line ${line} panics once execution gets there, and users do not call ${callee} themselves: run with \`RUST_BACKTRACE=1\` to see which call of yours leads here, and avoid that use${gates === "" ? "" : ` in builds where ${gates} holds`}; if it is a use the docs allow, this points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)}.`);
-      solutions.push(ownFix(fn, facts.crate, `${maintainers(facts.crate)}return an error instead of panicking.`));
-      // Note: no condition decides it: there is no case of the function's to pick, only whether to call it.
+      // Note: no condition decides it: there is no case of the function's to pick, only whether to call it; and an error in place of the panic would be returned on every call, no advice to its maintainers.
       tips.push(facts.exitBeforePath ? `Read the exits of ${callee} before line ${line} for the calls that do not panic before relying on it.` : `Every call of ${callee} that gets to line ${line} panics: do not rely on it in this version${gates === "" ? "" : ` in builds where ${gates} holds`}.`);
       break;
   }
@@ -1051,7 +1059,8 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
     ? null
     : [
         `// A sketch: the receiver and the arguments stand for your own values. catch_unwind cannot catch panics in builds with panic = "abort".`,
-        `let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ${callOf(fn!)}));`,
+        // Note: a call that gives a borrow (`&mut Self` of a builder method) is made a statement: a closure may not return a borrow of what it captures.
+        `let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ${fn!.returnType !== null && fn!.returnType.trim().startsWith("&") ? `{ ${callOf(fn!)}; }` : callOf(fn!)}));`,
         "if let Err(payload) = outcome {",
         "    let message = payload.downcast_ref::<String>().map(String::as_str).or_else(|| payload.downcast_ref::<&str>().copied()).unwrap_or(\"\");",
         `    // ${quoteMessage(message)} is one of the panics \`${nameOf(fn!)}\` can raise: recover here.`,
@@ -1208,7 +1217,7 @@ interface Route {
   /** The function of the path where it stops going up as it is, and how it uses it. */
   readonly at?: string;
   readonly use?: "unwrap" | "expect";
-  /** The path as the calls are written: `` `X` → `a(…)?` → `b(…).unwrap()` ``. */
+  /** The path as the index reads the calls: `` `X` → `a(…)?` → `b(…).unwrap()` ``. */
   readonly written: string;
 }
 
@@ -1217,6 +1226,17 @@ interface Route {
  * (`EntryPoint.errorPath`: a reading of the tokens after each call).
  */
 function routeOf(e: EntryPoint): Route {
+  const known = ROUTES.get(e);
+  if (known !== undefined) return known;
+  const route = readRoute(e);
+  ROUTES.set(e, route);
+  return route;
+}
+
+/** The routes read so far, by entry point (a record's prose asks for each several times). */
+const ROUTES = new WeakMap<EntryPoint, Route>();
+
+function readRoute(e: EntryPoint): Route {
   const uses = e.via.slice(1).map((_, k) => e.errorPath?.[k] ?? null);
   const written = [code(e.via[0]!), ...e.via.slice(1).map((callee, k) => {
     const use = uses[k];
@@ -1227,7 +1247,10 @@ function routeOf(e: EntryPoint): Route {
     if (use === "?" || use === "return") continue;
     const at = e.via[k]!;
     if (use === "unwrap" || use === "expect") return { kind: "panics", at, use, written };
-    return { kind: use === "map_err" ? "maps" : "unknown", at, written };
+    if (use !== "map_err") return { kind: "unknown", at, written };
+    // Note: the mapped error comes back to the user only where every call above passes it on, to an entry point that returns a `Result`.
+    const above = uses.slice(0, k);
+    return { kind: e.noResult !== true && above.every((u) => u === "?" || u === "return") ? "maps" : "unknown", at, written };
   }
   return { kind: e.noResult === true ? "unknown" : "returns", written };
 }
@@ -1321,7 +1344,7 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
   const at = passing.length === 0 ? null : `your call of ${list(passing.map((e) => code(e.symbol)))}, which ${passing.length === 1 ? "reaches" : "reach"} ${callee} (whether ${passing.length === 1 ? "it passes" : "they pass"} the error on as it is, map${passing.length === 1 ? "s" : ""} it into ${passing.length === 1 ? "an error of its own" : "errors of their own"} or handle${passing.length === 1 ? "s" : ""} it is not worked out here)`;
   const stopped = stopping.length === 0 ? null : `${list(stopping.map((e) => code(e.symbol)))} ${stopping.length === 1 ? "reaches" : "reach"} ${callee} but ${stopping.length === 1 ? "returns" : "return"} no \`Result\`: the error does not come back to you through ${stopping.length === 1 ? "it" : "them"} as a value; ${stopping.length === 1 ? "it handles" : "they handle"} it or panic${stopping.length === 1 ? "s" : ""} with it (an \`.expect\` or \`unwrap()\` there prints it in its Debug form after its own words), which the \`panicked at\` line of such a panic shows.`;
   const routes = [
-    ...(returning.length === 0 ? [] : [`It comes back to you in the \`Result\` of ${list(returning.map((e) => code(e.symbol)))}, as the calls are written (${returning.slice(0, 2).map((e) => routeOf(e).written).join("; ")}${returning.length > 2 ? "; …" : ""})${returning.some((e) => e.errorPath?.includes("?") === true) ? ", \`?\` converting it with \`From\` where the error types differ" : ""}: \`match\` on that \`Result\`, or pass it on with \`?\`; \`unwrap()\` and \`expect()\` turn it into a panic.`]),
+    ...(returning.length === 0 ? [] : [`It comes back to you in the \`Result\` of ${list(returning.map((e) => code(e.symbol)))}, as the index reads the calls (${returning.slice(0, 2).map((e) => routeOf(e).written).join("; ")}${returning.length > 2 ? "; …" : ""})${returning.some((e) => e.errorPath?.includes("?") === true) ? ", \`?\` converting it with \`From\` where the error types differ" : ""}: \`match\` on that \`Result\`, or pass it on with \`?\`; \`unwrap()\` and \`expect()\` turn it into a panic.`]),
     ...panicking.slice(0, 2).map(({ e, route }) => `Through ${code(e.symbol)} it does not come back to you as a value (${route.written}): the \`${route.use === "unwrap" ? "unwrap()" : "expect(…)"}\` in ${code(route.at!)} turns it into a panic, which prints ${route.use === "unwrap" ? "“called \`Result::unwrap()\` on an \`Err\` value: ” and then the error's Debug form" : "the \`expect\` message, “: ” and then the error's Debug form"}.`),
     ...mapping.slice(0, 2).map(({ e, route }) => `Through ${code(e.symbol)} (${route.written}), ${code(route.at!)} turns it into another error with \`.map_err(…)\` and passes that on: what comes back in the \`Result\` of ${code(e.symbol)} is that error (whether it keeps this text is not worked out here).`),
   ];

@@ -133,7 +133,7 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
     // Note: code no build compiles, or a constant of a non-generic item (evaluated when the crate is built), has no way in from a user's call.
     const noWayIn = base.neverCompiled === true || (base.compileTime === true && e.record.errorType === "panic" && !inGeneric(base));
     // Note: with the index, the callers are those it resolves, not the file's name matches.
-    const facts: RecordFacts = own === undefined ? base : { ...base, callers: own.callers, ...(own.receiverReturns === undefined ? {} : { receiverReturns: own.receiverReturns }), ...(own.receiverMethod === undefined ? {} : { receiverMethod: own.receiverMethod }), ...(own.madeIn === undefined ? {} : { madeIn: own.madeIn }), ...(own.privateCalls === undefined ? {} : { privateCalls: own.privateCalls }), ...(own.forwards === undefined ? {} : { forwards: own.forwards }), ...(own.panickedWith === undefined ? {} : { panickedWith: own.panickedWith }), entryPoints: noWayIn ? [] : own.entryPoints, docs: own.docs };
+    const facts: RecordFacts = own === undefined ? base : { ...base, callers: own.callers, ...(own.receiverReturns === undefined ? {} : { receiverReturns: own.receiverReturns }), ...(own.receiverMethod === undefined ? {} : { receiverMethod: own.receiverMethod }), ...(own.receiverOutsideRepo === undefined ? {} : { receiverOutsideRepo: own.receiverOutsideRepo }), ...(own.madeIn === undefined ? {} : { madeIn: own.madeIn }), ...(own.privateCalls === undefined ? {} : { privateCalls: own.privateCalls }), ...(own.forwards === undefined ? {} : { forwards: own.forwards }), ...(own.panickedWith === undefined ? {} : { panickedWith: own.panickedWith }), entryPoints: noWayIn ? [] : own.entryPoints, docs: own.docs };
     // Note: the keys in one order whatever the envelope came with (taken whole, it holds facts already): reproductions, then facts and related ids.
     // Note: an envelope taken whole whose facts and tests are what the index now gives keeps them as they are (its line is then taken as it was: `unchangedLines`).
     if (own !== undefined && own.example === null && carriedPlace && sameJson(e.facts, facts) && sameJson(e.reproductions ?? [], own.reproductions)) {
@@ -152,7 +152,7 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
 
 /** A record's facts without what the symbol index adds (entry points and docs). */
 function siteFactsOf(facts: RecordFacts): RecordFacts {
-  const { entryPoints: _e, docs: _d, receiverReturns: _r, receiverMethod: _rm, madeIn: _m, privateCalls: _p, forwards: _f, panickedWith: _w, ...rest } = facts;
+  const { entryPoints: _e, docs: _d, receiverReturns: _r, receiverMethod: _rm, receiverOutsideRepo: _ro, madeIn: _m, privateCalls: _p, forwards: _f, panickedWith: _w, ...rest } = facts;
   return rest;
 }
 

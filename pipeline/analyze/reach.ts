@@ -32,6 +32,8 @@ export interface RecordReach {
   readonly receiverReturns?: "option" | "result";
   /** The method a receiver on `self` calls, `Type::name` (`RecordFacts.receiverMethod`). */
   readonly receiverMethod?: string;
+  /** True when no function of the workspace has the name of the receiver's last call (`RecordFacts.receiverOutsideRepo`). */
+  readonly receiverOutsideRepo?: true;
   /** The functions that build the record's error variant (`RecordFacts.madeIn`); absent when none or not a variant's `Display` text. */
   readonly madeIn?: Maker[];
   /** The functions its conditions call that users cannot (`RecordFacts.privateCalls`); absent when none. */
@@ -71,7 +73,8 @@ const MAX_REPRODUCTIONS = 10;
 /** Most checks an entry point makes first, listed (`EntryPoint.checksFirst`). */
 const MAX_CHECKS_FIRST = 3;
 /** The kinds of site that check: a condition with a message of its own (`EntryPoint.checksFirst`). */
-const CHECKS: ReadonlySet<string> = new Set(["panic", "assert", "assert-eq", "assert-ne", "debug-assert", "debug-assert-eq", "debug-assert-ne", "declared-call", "wrapper-call"]);
+const CHECKS: ReadonlySet<string> = new Set(["panic", "assert", "assert-eq", "assert-ne", "declared-call", "wrapper-call"]);
+// Note: a `debug_assert*` checks nothing in release builds, where users meet most panics: it stops no input first.
 
 const HOW_RANK: Record<Reproduction["how"], number> = { "should-panic-reached": 0, "should-panic-text": 1, "doc-test": 2 };
 
@@ -120,7 +123,8 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
     if (t === null || t.fn === null || t.test || !CHECKS.has(e.occurrences[0]!.kind) || e.record.errorMessage === "explicit panic" || !isDistinctive([{ lit: e.record.errorMessage.replace(/\{[^{}]*\}/g, "") }])) return;
     const list = raising.get(t.id) ?? raising.set(t.id, []).get(t.id)!;
     if (!list.includes(e.record.errorMessage)) list.push(e.record.errorMessage);
-    (ownChecks.get(t.id) ?? ownChecks.set(t.id, []).get(t.id)!).push({ message: e.record.errorMessage, line: e.occurrences[0]!.lineNumber });
+    // Note: only a check that every run of its function meets (no path condition but its own assertion): one in a branch or an arm may not be on the way to the call.
+    if (factsOf(i).conditions.every((c) => c.kind === "assert")) (ownChecks.get(t.id) ?? ownChecks.set(t.id, []).get(t.id)!).push({ message: e.record.errorMessage, line: e.occurrences[0]!.lineNumber });
   });
   /** Of a checking function's messages, the one that shares most words with `message` (the first of those alike). */
   const nearestMessage = (messages: readonly string[], message: string): string => {
@@ -168,20 +172,10 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
     }
     return returnsByName.get(name) ?? null;
   };
-  // What the methods of each `Type::name` return, where all of them say the same by their return type.
-  let returnsByMethod: Map<string, "option" | "result" | null> | null = null;
-  const methodReturns = (key: string): "option" | "result" | null => {
-    if (returnsByMethod === null) {
-      returnsByMethod = new Map();
-      for (const n of index.nodes) {
-        if (n.fn === null || n.test || n.fn.owner === null) continue;
-        const k = `${n.fn.owner}::${n.fn.name}`;
-        const known = returnsByMethod.get(k);
-        const here = n.fn.returns === "option" || n.fn.returns === "result" ? n.fn.returns : null;
-        returnsByMethod.set(k, known === undefined ? here : known === here ? known : null);
-      }
-    }
-    return returnsByMethod.get(key) ?? null;
+  /** True when a function or method of the workspace, test code aside, has the name. */
+  const definesName = (name: string): boolean => {
+    returnsOf(name);
+    return returnsByName!.has(name);
   };
   /** `RecordReach.receiverReturns` (and `receiverMethod`) of a site's facts, in the function `target`. */
   const receiverReturns = (facts: SiteFacts, target: SymbolNode | null): { kind: "option" | "result"; method?: string } | null => {
@@ -189,11 +183,9 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
     if (last?.kind !== "expect" || last.receiver === undefined) return null;
     // Note: a call on `self` or on a field of `self` is a method of the impl's type or of the field's type its struct says.
     const onSelf = SELF_CALL.exec(last.receiver.trim());
-    const owner = target?.fn?.owner ?? null;
-    if (onSelf !== null && owner !== null) {
-      const type = onSelf[1] === undefined ? owner : index.fieldType(owner, onSelf[1]);
-      const kind = type === null ? null : methodReturns(`${type}::${onSelf[2]}`);
-      if (kind !== null) return { kind, method: `${type}::${onSelf[2]}` };
+    if (onSelf !== null && target !== null) {
+      const found = index.methodReturns(target, onSelf[1] ?? null, onSelf[2]!);
+      if (found !== null) return { kind: found.kind, method: `${found.type}::${onSelf[2]}` };
     }
     const name = lastCall(last.receiver);
     if (name === undefined) return null;
@@ -316,11 +308,15 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
   return envelopes.map((e, i) => {
     const target = targets[i]!;
     const returns = receiverReturns(factsOf(i), target);
+    const lastOf = factsOf(i).conditions.at(-1);
+    const called = lastOf?.kind === "expect" && lastOf.receiver !== undefined ? lastCall(lastOf.receiver) : undefined;
+    // Note: a name no function of the workspace has is std's method or a dependency's.
+    const outside = called !== undefined && !definesName(called);
     const makers = madeIn(e);
     const hiddenCalls = privateCalls(factsOf(i));
     const forwards = forwardsOf.get(i);
     const panics = panickedWith.get(i);
-    const kind = { ...(returns === null ? {} : { receiverReturns: returns.kind, ...(returns.method === undefined ? {} : { receiverMethod: returns.method }) }), ...(makers.length === 0 ? {} : { madeIn: makers }), ...(hiddenCalls.length === 0 ? {} : { privateCalls: hiddenCalls }), ...(forwards === undefined ? {} : { forwards }), ...(panics === undefined ? {} : { panickedWith: panics }) };
+    const kind = { ...(returns === null ? {} : { receiverReturns: returns.kind, ...(returns.method === undefined ? {} : { receiverMethod: returns.method }) }), ...(outside ? { receiverOutsideRepo: true as const } : {}), ...(makers.length === 0 ? {} : { madeIn: makers }), ...(hiddenCalls.length === 0 ? {} : { privateCalls: hiddenCalls }), ...(forwards === undefined ? {} : { forwards }), ...(panics === undefined ? {} : { panickedWith: panics }) };
     if (target === null) return { entryPoints: [], docs: [], callers: [], reproductions: reproductionsOf(input, linked[i]!, []), example: null, ...kind };
     const entries = entriesOf(target);
     const documented: SymbolNode[] = [target, ...entries.map((x) => x.node).filter((n) => n.id !== target.id)];

@@ -527,6 +527,8 @@ export function wholeVariant(pattern: string): "Some" | "Ok" | "Err" | null {
   const m = /^\s*(?:(?:std|core)\s*::\s*(?:option|result)\s*::\s*(?:Option|Result)\s*::\s*)?(Some|Ok|Err)\s*\(([\s\S]*)\)\s*$/.exec(pattern);
   if (m === null) return null;
   // Note: names (a lower-case identifier, `_`), `&`, `mut`, `ref`, tuples and `..`: nothing that can fail to match.
+  // Note: `true` and `false` are literals, which a value can fail to match (`Some(true)`).
+  if (/\b(?:true|false)\b/.test(m[2]!)) return null;
   const inner = m[2]!.replace(/\b(?:ref|mut)\b/g, " ");
   return /^[\s&(),.]*(?:(?:_|[a-z_][a-z0-9_]*)[\s&(),.]*)*$/.test(inner) && !/\.\.\.|\.\.=/.test(inner) && /^[^()]*(?:\([^()]*\)[^()]*)*$/.test(inner) ? (m[1] as "Some" | "Ok" | "Err") : null;
 }

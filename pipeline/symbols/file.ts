@@ -128,8 +128,10 @@ export interface FileSymbols {
   readonly types: readonly TypeSymbol[];
   /** Of those, the ones with a doc comment, `[name, doc]`, in the order declared; absent when none. */
   readonly typeDocs?: readonly (readonly [name: string, doc: DocFact])[];
-  /** The named fields of its structs whose type is one named type (`FieldType`): `[struct, field, type]`; absent when none. */
+  /** The named fields of its structs whose type is one named type: `[struct, field, type]`, the type's path as written (`Inner`, `crate::batch::Semaphore`), after a `*` where a wrapper holds it (`Arc<Inner>`: `*Inner`, whose own methods such as `clone` are the wrapper's); absent when none. */
   readonly fields?: readonly (readonly [struct: string, field: string, type: string])[];
+  /** The named fields of its structs that are not plain `pub` (none, `pub(crate)`, `pub(super)`, …), outside test code: `[struct, field]`; absent when none. */
+  readonly hiddenFields?: readonly (readonly [struct: string, field: string])[];
 }
 
 /** Tokens after which `impl` or `trait` is a type (`x: impl Fn()`, `&dyn Trait`), not an item. */
@@ -207,6 +209,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
   const types: TypeSymbol[] = [];
   const typeDocs: [string, DocFact][] = [];
   const fields: [string, string, string][] = [];
+  const hiddenFields: [string, string][] = [];
   const inlineModules = () => stack.filter((s) => s.kind === "mod").map((s) => [s.name!, s.pub!] as const);
   const typeEntry = (name: string, pub: boolean): TypeSymbol => {
     const around = inlineModules();
@@ -343,7 +346,11 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       const head = itemHead(text, t, pair, i);
       types.push(typeEntry(next.text, head.visibility === "pub"));
       if (head.doc !== undefined) typeDocs.push([next.text, head.doc]);
-      if (word === "struct") for (const [field, type] of fieldTypes(t, pair, i + 1)) fields.push([next.text, field, type]);
+      if (word === "struct" && !head.test && !inTest()) {
+        const { typed, hidden } = fieldTypes(t, pair, i + 1);
+        for (const [field, type] of typed) fields.push([next.text, field, type]);
+        for (const field of hidden) hiddenFields.push([next.text, field]);
+      }
       continue;
     }
     if (word === "type" && next?.kind === "ident" && t[i + 2]?.text === "=") {
@@ -442,7 +449,9 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       into.lines?.push(lineOf(tok.start));
     }
     if (call !== null && into.results !== undefined && !call.endsWith("!")) {
-      const use = resultUse(t, pair, i, after === "::" && t[i + 2]?.text === "<" ? skipAngles(t, i + 2) : i + 1, into.close);
+      const found = resultUse(t, pair, i, after === "::" && t[i + 2]?.text === "<" ? skipAngles(t, i + 2) : i + 1, into.close);
+      // Note: in a closure or an `async` block, a `?` or `return` leaves that, not the function, and a panic happens when it runs.
+      const use = found !== null && inClosure(t, pair, i, pair[into.close]!) ? null : found;
       const known = into.results.get(call);
       if (known === undefined) into.results.set(call, use);
       else if (known !== use) into.results.set(call, null);
@@ -456,7 +465,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
   // Note: a function whose body never closes ends the file.
   while (pending.length > 0) functions.push(ended(pending.pop()!, lineOf(text.length)));
   functions.sort((a, b) => a.line - b.line || a.endLine - b.endLine);
-  return { functions, macros: macros.map(({ types: aliases, ...m }) => (aliases!.length === 0 ? m : { ...m, types: aliases })), uses, reexports, modules, types, ...(typeDocs.length === 0 ? {} : { typeDocs }), ...(fields.length === 0 ? {} : { fields }) };
+  return { functions, macros: macros.map(({ types: aliases, ...m }) => (aliases!.length === 0 ? m : { ...m, types: aliases })), uses, reexports, modules, types, ...(typeDocs.length === 0 ? {} : { typeDocs }), ...(fields.length === 0 ? {} : { fields }), ...(hiddenFields.length === 0 ? {} : { hiddenFields }) };
 }
 
 /**
@@ -482,6 +491,34 @@ function resultUse(t: readonly Token[], pair: Int32Array, name: number, open: nu
   if (method === "expect") return "expect";
   if (method === "map_err" && t[pair[k + 2]! + 1]?.text === "?") return "map_err";
   return null;
+}
+
+/**
+ * True when the token at `i` stands in a closure or an `async` block inside the body that opens at
+ * `body`: a group between them opened by `{` after `|`, `||`, `move` or `async`, or a `|` at the
+ * level of one of those groups before the token (a closure's parameters, `.map(|x| f(x)?)`; a
+ * bitwise or reads as one too, which only leaves the use unread).
+ */
+function inClosure(t: readonly Token[], pair: Int32Array, i: number, body: number): boolean {
+  let at = i;
+  for (let open = enclosingOpen(t, pair, at); open > body; open = enclosingOpen(t, pair, at)) {
+    const before = t[open - 1]?.text;
+    if (t[open]!.text === "{" && (before === "|" || before === "||" || before === "move" || before === "async")) return true;
+    if (closureBefore(t, pair, at, open)) return true;
+    at = open;
+  }
+  return closureBefore(t, pair, at, body);
+}
+
+/** True when a `|` or `||` stands between `open` and `at` at the level of the group `open` opens, in the statement that holds `at` (back to a `;`). */
+function closureBefore(t: readonly Token[], pair: Int32Array, at: number, open: number): boolean {
+  for (let k = at - 1; k > open; k--) {
+    const x = t[k]!;
+    if (x.kind === "close") k = pair[k]!;
+    else if (x.text === ";") return false;
+    else if (x.text === "|" || x.text === "||") return true;
+  }
+  return false;
 }
 
 /** True when the token at `i` stands in the group opened at `open` itself, not in a group nested in it. */
@@ -960,39 +997,46 @@ const DEREF_WRAPPERS: ReadonlySet<string> = new Set(["Arc", "Rc", "Box"]);
  * segment, `ownPathEnd`), `&'a T`, `Arc<T>`, `Box<T>` (read through, `DEREF_WRAPPERS`); not the
  * struct's type parameters, nor tuple fields.
  */
-function fieldTypes(t: readonly Token[], pair: Int32Array, name: number): [field: string, type: string][] {
+function fieldTypes(t: readonly Token[], pair: Int32Array, name: number): { typed: [field: string, type: string][]; hidden: string[] } {
   let k = name + 1;
   const generics = new Set(t[k]?.text === "<" ? typeParams(t, pair, k) : []);
   while (k < t.length && t[k]!.text !== "{" && t[k]!.text !== ";" && t[k]!.text !== "(") k = t[k]!.kind === "open" ? pair[k]! + 1 : t[k]!.text === "<" ? skipAngles(t, k) : k + 1;
-  if (t[k]?.text !== "{") return [];
   const out: [string, string][] = [];
+  const hidden: string[] = [];
+  if (t[k]?.text !== "{") return { typed: out, hidden };
   for (const [from, to] of commaParts(t, pair, k, false)) {
     let a = from;
+    let through = false;
     // Attributes and a visibility before the field's name.
     while (a < to && t[a]!.text === "#" && t[a + 1]?.text === "[") a = pair[a + 1]! + 1;
+    const pub = t[a]?.text === "pub" && t[a + 1]?.text !== "(";
     if (t[a]?.text === "pub") a = t[a + 1]?.text === "(" ? pair[a + 1]! + 1 : a + 1;
     if (t[a]?.kind !== "ident" || t[a + 1]?.text !== ":") continue;
     const field = t[a]!.text;
+    if (!pub) hidden.push(field);
     let b = a + 2;
     for (;;) {
       while (b < to && (t[b]!.text === "&" || t[b]!.text === "&&" || t[b]!.text === "mut" || t[b]!.kind === "lifetime")) b++;
       // Note: a wrapper by its std path (`std::sync::Arc<T>`) is read through like the wrapper alone.
       let last = b;
       while (t[last]?.kind === "ident" && t[last + 1]?.text === "::" && t[last + 2]?.kind === "ident") last += 2;
+      const start = b;
       b = DEREF_WRAPPERS.has(t[last]?.text ?? "") && t[last + 1]?.text === "<" ? last : ownPathEnd(t, b, to);
       const type = b < 0 ? undefined : t[b];
-      if (type?.kind !== "ident" || !/^[A-Z]/.test(type.text) || generics.has(type.text)) break;
+      if (type?.kind !== "ident" || !/^[A-Z]/.test(type.text) || generics.has(type.text) || type.text === "Self") break;
       if (DEREF_WRAPPERS.has(type.text) && t[b + 1]?.text === "<") {
         b += 2;
+        through = true;
         continue;
       }
       // Note: the type alone or with its generics, nothing after them (`Box<dyn Fn()>`, `A + B` name no one type).
       const end = t[b + 1]?.text === "<" ? skipAngles(t, b + 1) : b + 1;
-      if (end >= to || t[end]?.text === ">" || t[end]?.text === ">>" || t[end]?.text === ",") out.push([field, type.text]);
+      // Note: the path as written (`crate::batch::Semaphore`), which the index resolves in the struct's file.
+      if (end >= to || t[end]?.text === ">" || t[end]?.text === ">>" || t[end]?.text === ",") out.push([field, `${through ? "*" : ""}${start === b ? type.text : t.slice(start, b + 1).map((x) => x.text).join("")}`]);
       break;
     }
   }
-  return out;
+  return { typed: out, hidden };
 }
 
 /**

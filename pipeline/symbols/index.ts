@@ -128,8 +128,12 @@ export class SymbolIndex {
   private readonly makers = new Map<string, { readonly node: number; readonly decls: readonly number[] }[]>();
   /** What a type's name may mean in a file (`TypeTable.meant`), for `makersOf`. */
   private readonly typeMeant: (path: string, name: string) => readonly number[];
-  /** The type of each named field of the workspace's structs, by `struct\0field` (null where two structs of the name say different types). */
-  private readonly fieldTypes = new Map<string, string | null>();
+  /** The type of each named field of the workspace's structs, by `declaration\0field`: its name, and the declarations that name means in the struct's file (none for a type outside the workspace). */
+  private readonly fieldTypes = new Map<string, FieldType>();
+  /** The declarations the type of a method's `impl` may be, by node id (null for a free function). */
+  private readonly ownerDeclsOf: (id: number) => readonly number[] | null;
+  /** The type of a field of the type of a method's `impl` (`fieldOf`), by node id. */
+  private readonly fieldOf: (id: number, field: string) => FieldType | null;
   /** The doc comment of the type (or trait) of a method's `impl` (`ownerDoc`), by node id. */
   private readonly ownerDocOf: (id: number) => { readonly name: string; readonly doc: DocFact } | null;
 
@@ -157,15 +161,26 @@ export class SymbolIndex {
     const calls: { node: number; file: IndexedFile; owner: string | null; calls: readonly CallFact[]; generics: readonly string[]; passes?: FunctionSymbol["passes"] }[] = [];
     /** The type (or trait) declarations each method's owner may be, by node. */
     const ownerDecls: (readonly number[] | null)[] = [];
+    // Note: each field by its struct's declaration, with the declarations its type's name means in the struct's file (none: std's or another crate's type).
     for (const file of files) {
       if (file.test) continue;
       for (const [struct, field, type] of file.symbols?.fields ?? []) {
-        const k = `${struct}\0${field}`;
-        const known = this.fieldTypes.get(k);
-        this.fieldTypes.set(k, known === undefined || known === type ? type : null);
+        const through = type.startsWith("*");
+        const path = through ? type.slice(1) : type;
+        const meant = types.meantPath(file, path);
+        const name = path.slice(path.lastIndexOf(":") + 1);
+        for (const decl of types.declaredIn(file.path, struct)) this.fieldTypes.set(`${decl}\0${field}`, { name, decls: meant, ...(through ? { through: true as const } : {}) });
       }
     }
-    const fieldType = (owner: string | null, field: string): string | null => (owner === null ? null : this.fieldType(owner, field));
+    this.ownerDeclsOf = (id) => ownerDecls[id] ?? null;
+    this.fieldOf = (id, field) => {
+      const found = new Map<string, FieldType>();
+      for (const decl of ownerDecls[id] ?? []) {
+        const f = this.fieldTypes.get(`${decl}\0${field}`);
+        if (f !== undefined) found.set(`${f.name}\0${f.decls.join(",")}\0${f.through === true}`, f);
+      }
+      return found.size === 1 ? [...found.values()][0]! : null;
+    };
     this.ownerDocOf = (id) => {
       const decls = ownerDecls[id];
       return decls == null ? null : types.docOf(decls);
@@ -369,8 +384,10 @@ export class SymbolIndex {
       return found;
     };
     /** Of the methods `ids` of types named `type`, those of the type that name means in `file` (`TypeTable.meant`); null when that keeps none or all. */
-    const ofType = (ids: readonly number[], type: string, file: IndexedFile): number[] | null => {
-      const meant = new Set(types.meant(file, type, true));
+    const ofType = (ids: readonly number[], type: string, file: IndexedFile): number[] | null => ofDecls(ids, types.meant(file, type, true));
+    /** Of the methods `ids`, those of the declarations `decls`; null when that keeps none or all. */
+    const ofDecls = (ids: readonly number[], decls: readonly number[]): number[] | null => {
+      const meant = new Set(decls);
       const kept = ids.filter((id) => ownerDecls[id]?.some((d) => meant.has(d)) === true);
       return kept.length === 0 || kept.length === ids.length ? null : kept;
     };
@@ -418,9 +435,12 @@ export class SymbolIndex {
         const sep = macro ? -1 : written.lastIndexOf("::");
         // Note: a type parameter shadows any type of its name.
         const shadowed = sep > 0 && generics.length > 0 && generics.includes(written.slice(0, sep));
-        // Note: a method called on a field of `self` (`self.inner.f`) is one of the field's type, where its struct says (`fieldType`), else one matched by name.
+        // Note: a method called on a field of `self` (`self.inner.f`) is one of the field's type, where its struct says and the type is the workspace's (`fieldOf`), else one matched by name (std's names dropped).
         const field = !shadowed && written.startsWith("self.") ? written.indexOf(".", 5) : -1;
-        const key = shadowed ? `${ANY_TYPE}${written.slice(sep)}` : field > 0 ? `${fieldType(owner, written.slice(5, field)) ?? ""}${written.slice(field)}` : written;
+        const fieldType = field > 0 ? this.fieldOf(node, written.slice(5, field)) : null;
+        // Note: a method of std's name on a wrapper's field (`self.inner.clone()` of an `Arc<Inner>`) is the wrapper's own.
+        const typedField = fieldType !== null && fieldType.decls.length > 0 && !(fieldType.through === true && STD_METHODS.has(written.slice(field + 1))) ? fieldType : null;
+        const key = shadowed ? `${ANY_TYPE}${written.slice(sep)}` : field > 0 ? `${typedField?.name ?? ""}${written.slice(field)}` : written;
         const self = !shadowed && field < 0 && written.startsWith("self.");
         const method = !shadowed && key.startsWith(".");
         const anywhere = shadowed || (!macro && !self && (method || sep >= 0));
@@ -429,7 +449,8 @@ export class SymbolIndex {
         const rank = found[1];
         // Note: where types of the same name have the method, the one the caller's file means by the name (a `self.` call: the caller's own type).
         const type = shadowed || method || all.length <= 1 || rank > RANK.path ? null : self ? owner : sep > 0 ? written.slice(0, sep) : null;
-        const typed = type !== null ? ofType(all, type, file) : null;
+        // Note: a field's type keeps the methods of the declarations its name means in the struct's file.
+        const typed = typedField !== null ? ofDecls(all, typedField.decls) : type !== null ? ofType(all, type, file) : null;
         const ids = typed ?? all;
         const sure = typed !== null && typed.length === 1 ? RESOLVED : rank;
         for (const id of ids) {
@@ -551,9 +572,34 @@ export class SymbolIndex {
     return this.ownerDocOf(node.id);
   }
 
-  /** The type of the field `field` of the struct `owner` (`FileSymbols.fields`, by the struct's name), or null when not known. */
-  fieldType(owner: string, field: string): string | null {
-    return this.fieldTypes.get(`${owner}\0${field}`) ?? null;
+
+  /** Methods by name, made on first use (`methodReturns`). */
+  private methodsByName: Map<string, number[]> | null = null;
+
+  /**
+   * What the method `name` of the type of `node`'s `impl` (or, with `field`, of that field's type,
+   * `fieldType`) returns, `option` or `result`, where every such method outside test code says so
+   * by its return type; with the type's name. Null when not known.
+   */
+  methodReturns(node: SymbolNode, field: string | null, name: string): { readonly kind: "option" | "result"; readonly type: string } | null {
+    const of = field === null ? null : this.fieldOf(node.id, field);
+    const decls = field === null ? (this.ownerDeclsOf(node.id) ?? []) : (of?.decls ?? []);
+    const type = field === null ? node.fn?.owner : of?.name;
+    if (decls.length === 0 || type == null) return null;
+    if (this.methodsByName === null) {
+      this.methodsByName = new Map();
+      for (const n of this.nodes) if (n.fn !== null && n.fn.owner !== null && !n.test) push(this.methodsByName, n.fn.name, n.id);
+    }
+    const wanted = new Set(decls);
+    let kind: "option" | "result" | null | undefined;
+    for (const id of this.methodsByName.get(name) ?? []) {
+      if (!(this.ownerDeclsOf(id) ?? []).some((d) => wanted.has(d))) continue;
+      const returns = this.nodes[id]!.fn!.returns;
+      const here = returns === "option" || returns === "result" ? returns : null;
+      if (kind !== undefined && kind !== here) return null;
+      kind = here;
+    }
+    return kind == null ? null : { kind, type };
   }
 
   /** The macro `name!` defined in `path`, or null. */
@@ -779,6 +825,13 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 }
 
 /** A type or trait the workspace declares outside test code. */
+/** The type of a struct's field (`FileSymbols.fields`): its name, the declarations it may be in the struct's file (none: std's or another crate's), and whether a wrapper (`Arc<…>`) holds it. */
+interface FieldType {
+  readonly name: string;
+  readonly decls: readonly number[];
+  readonly through?: true;
+}
+
 interface TypeDecl {
   readonly name: string;
   readonly path: string;
@@ -900,13 +953,34 @@ class TypeTable {
     return this.meant(file, name, false);
   }
 
-  /** The doc comment of the first of `decls` that has one; null when none has. */
+  /**
+   * The declarations a type's path (`Inner`, `crate::batch::Semaphore`, `ll::Semaphore`) may mean in
+   * `file`: a one-segment path as `meant` reads it; a longer one by the package and module it
+   * leads into, as a `use` of it would; none for a path into std or another crate's.
+   */
+  meantPath(file: IndexedFile, path: string): readonly number[] {
+    if (!path.includes("::")) return this.meant(file, path, false);
+    const where = this.moduleOf(file.path);
+    if (where.module === null) return [];
+    const [pkg, segments] = this.target(path, where.package, where.module);
+    const name = segments.at(-1)!;
+    const named = (this.byName.get(name) ?? []).filter((id) => this.decls[id]!.package === pkg);
+    const inModule = named.filter((id) => startsWith(this.decls[id]!.module, segments.slice(0, -1)));
+    // Note: a path whose first segment is a module the file uses (`ll::Semaphore` after `use crate::sync::batch as ll`) is left to the name within the package.
+    return inModule.length > 0 ? inModule : named;
+  }
+
+  /** The declarations of `name` in the file `path`. */
+  declaredIn(path: string, name: string): readonly number[] {
+    return this.declared.get(path)?.get(name) ?? [];
+  }
+
+  /** The doc comment of the one declaration `decls` holds; null when it holds several or none, or that one has none. */
   docOf(decls: readonly number[]): { readonly name: string; readonly doc: DocFact } | null {
-    for (const id of decls) {
-      const d = this.decls[id]!;
-      if (d.doc !== undefined) return { name: d.name, doc: d.doc };
-    }
-    return null;
+    // Note: only where the name means one declaration: of several, which one's doc speaks of the impl is not known.
+    if (decls.length !== 1) return null;
+    const d = this.decls[decls[0]!]!;
+    return d.doc === undefined ? null : { name: d.name, doc: d.doc };
   }
 
   /** True when users can name one of `decls` (or none is declared: another crate's type): it is `pub` in a module reachable from its crate's root, or a reachable `pub use` names it or its module. */
