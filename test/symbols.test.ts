@@ -211,19 +211,28 @@ describe("indexFile", () => {
   });
 });
 
-describe("entry points, docs and reproductions of a fixture crate", () => {
-  let envelopes: Envelope[];
-  const byMessage = (m: string) => {
-    const e = envelopes.find((x) => x.record.errorMessage.startsWith(m));
-    assert.ok(e, `a record of ${m}`);
-    return e;
-  };
+/**
+ * The records of a run on the fixture crate `fixtures/symbols/<name>` (made before the suite's
+ * tests): all of them, and the one whose message opens with a text.
+ */
+function fixtureRecords(name: string, repoName: string): { byMessage: (message: string) => Envelope; records: () => readonly Envelope[] } {
+  let envelopes: Envelope[] = [];
   before(async () => {
-    const repo = makeRepo([fixture("symbols", "tree")]);
-    const config = writeConfig(repo.dir, repo.shas[0]!, { targets: [{ repo: "example/mini", url: repo.dir, sha: repo.shas[0]! }] });
+    const repo = makeRepo([fixture("symbols", name)]);
+    const config = writeConfig(repo.dir, repo.shas[0]!, { targets: [{ repo: repoName, url: repo.dir, sha: repo.shas[0]! }] });
     const result = await run({ configPath: config, now: () => NOW });
     envelopes = [...(await readVersion(result.dir)).envelopes];
   });
+  const byMessage = (message: string): Envelope => {
+    const e = envelopes.find((x) => x.record.errorMessage.startsWith(message));
+    assert.ok(e, `a record of ${message}`);
+    return e;
+  };
+  return { byMessage, records: () => envelopes };
+}
+
+describe("entry points, docs and reproductions of a fixture crate", () => {
+  const { byMessage, records } = fixtureRecords("tree", "example/mini");
 
   it("takes a trait's method implemented in a private module as public: the impl applies wherever the type is", () => {
     const e = byMessage("the length of a tensor is not kept");
@@ -261,7 +270,7 @@ describe("entry points, docs and reproductions of a fixture crate", () => {
 
   it("names the errors a panic formats, and on those errors the panics that format them", () => {
     const at = (line: number) => {
-      const e = envelopes.find((x) => x.record.filePath === "crates/mini/src/clock.rs" && x.record.lineNumber === line);
+      const e = records().find((x) => x.record.filePath === "crates/mini/src/clock.rs" && x.record.lineNumber === line);
       assert.ok(e, `a record at clock.rs:${line}`);
       return e;
     };
@@ -296,7 +305,7 @@ describe("entry points, docs and reproductions of a fixture crate", () => {
       const compiled = spawnSync("rustc", ["--edition", "2021", "-A", "warnings", "-o", bin, src], { encoding: "utf8" });
       assert.equal(compiled.status, 0, compiled.stderr);
       const printed = [...spawnSync(bin, { encoding: "utf8" }).stderr.matchAll(/<([^>]*)>/g)].map((m) => m[1]);
-      const forwarded = (line: number) => envelopes.find((x) => x.record.filePath === "crates/mini/src/clock.rs" && x.record.lineNumber === line)!.facts!.forwards!.errors.map((e) => e.message);
+      const forwarded = (line: number) => records().find((x) => x.record.filePath === "crates/mini/src/clock.rs" && x.record.lineNumber === line)!.facts!.forwards!.errors.map((e) => e.message);
       assert.deepEqual(printed, [...forwarded(39), ...forwarded(27)]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -353,18 +362,7 @@ describe("entry points, docs and reproductions of a fixture crate", () => {
 });
 
 describe("checks a path makes first and where a returned error goes, on a fixture crate (fixtures/symbols/paths, which rustc compiles)", () => {
-  let envelopes: Envelope[];
-  const byMessage = (m: string) => {
-    const e = envelopes.find((x) => x.record.errorMessage === m);
-    assert.ok(e, `a record of ${m}`);
-    return e;
-  };
-  before(async () => {
-    const repo = makeRepo([fixture("symbols", "paths")]);
-    const config = writeConfig(repo.dir, repo.shas[0]!, { targets: [{ repo: "example/ways", url: repo.dir, sha: repo.shas[0]! }] });
-    const result = await run({ configPath: config, now: () => NOW });
-    envelopes = [...(await readVersion(result.dir)).envelopes];
-  });
+  const { byMessage } = fixtureRecords("paths", "example/ways");
 
   it("takes an entry point's own assertion before its call as a check made first, not a debug assertion nor one in another arm", () => {
     const e = byMessage("reduce: no values");
