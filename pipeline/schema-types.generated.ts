@@ -398,6 +398,8 @@ export interface RecordFacts {
   receiverReturns?: "option" | "result";
   /** For an `.expect`/`.unwrap` site whose receiver is one call on `self` or on a field of `self` (`self.pop()`, `self.inner.pop()`): the method it calls, `Type::name`, the impl's own type or the type the struct declares for the field (`FileSymbols.fields`), where the methods of that name of that type say by their return type what `receiverReturns` then holds. Absent otherwise (`receiverReturns` is then a match by name). */
   receiverMethod?: string;
+  /** How many other records of the dataset version have the same `errorMessage` (std's text of a site without its own, `internal error: entered unreachable code`; a message several checks print): the `panicked at <file>:<line>:<col>` line Rust prints above the message tells which site it was. Absent when none. */
+  sharedText?: number;
   /** True for an `.expect`/`.unwrap` site when no function or method of the workspace (the symbol index, test code aside) has the name of the receiver's last call (`iter.reduce(f)`): the method is std's or a dependency's, so std's meaning of the name is no guess against a method of the repository's own. Absent otherwise. */
   receiverOutsideRepo?: true;
   /** The functions the site's conditions call by a plain or `Type::` path (`calculate_output_size(…)`, `Check::rank(…)`) that the symbol index lists, every one of that name not public: code users write cannot call them, so no guard or validation code repeats those conditions. Absent when none. */

@@ -443,3 +443,4 @@ describe("receiverKind through std's combinators", () => {
     assert.equal(receiverKind("foo.map(f)"), null);
   });
 });
+

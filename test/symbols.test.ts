@@ -362,7 +362,7 @@ describe("entry points, docs and reproductions of a fixture crate", () => {
 });
 
 describe("checks a path makes first and where a returned error goes, on a fixture crate (fixtures/symbols/paths, which rustc compiles)", () => {
-  const { byMessage } = fixtureRecords("paths", "example/ways");
+  const { byMessage, records } = fixtureRecords("paths", "example/ways");
 
   it("takes an entry point's own assertion before its call as a check made first, not a debug assertion nor one in another arm", () => {
     const e = byMessage("reduce: no values");
@@ -371,6 +371,16 @@ describe("checks a path makes first and where a returned error goes, on a fixtur
     assert.deepEqual(firsts("pick"), []);
     assert.match(e.record.triggerScenarios ?? "", /On the way, `max` checks with a panic of its own on a line before its first call of `reduce` \(“max: cannot reduce an empty slice”\)/);
     assert.doesNotMatch(e.record.triggerScenarios ?? "", /debug build|pick: needs two values/);
+  });
+
+  it("counts the other records of a text several sites print, and says the panicked-at line tells them apart", () => {
+    const both = records().filter((e) => e.record.errorMessage === "internal error: entered unreachable code");
+    assert.equal(both.length, 2);
+    for (const e of both) {
+      assert.equal(e.facts!.sharedText, 1);
+      assert.ok((e.record.documentation ?? "").includes(`One other catalogued record has this same text: the \`panicked at <file>:<line>:<column>\` line Rust prints above the message tells which site it was (this record's is \`crates/ways/src/lib.rs:${e.record.lineNumber}\`).`), e.record.documentation ?? "");
+    }
+    assert.equal(byMessage("max: cannot reduce an empty slice").facts!.sharedText, undefined);
   });
 
   it("reads each entry point's way up: passed on with ?, ended by an expect, unread in a closure", () => {

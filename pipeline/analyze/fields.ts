@@ -969,7 +969,8 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
         // Note: a check that also reads the value's own state (`self.weights`, set when it was built) may fail for a value built so: valid arguments alone do not make it a bug.
         solutions.push(framing.readsSelf
           ? `The check also reads the state of the value ${code(carrier.entry.symbol)} is called on (what it was built with, such as its configuration, and what was done to it since): where what you pass is valid by the docs, look there before taking this for a bug of ${facts.crate === null ? "the crate" : code(facts.crate)}.`
-          : `If what you pass is valid by the docs of ${code(carrier.entry.symbol)}, this points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)}: report it with that input.`);
+          // Note: docs seldom list every input a check rejects: a case they leave out is no bug by that alone.
+          : `The docs of ${code(carrier.entry.symbol)} may not list every input it rejects: what fails is the condition above, in the values it hands on; only if your input meets it and the panic still fires is it a bug of ${facts.crate === null ? "the crate" : code(facts.crate)} to report with that input.`);
         tips.push(`Validate what you pass to ${code(carrier.entry.symbol)} where it enters your program.`);
         break;
       }
@@ -979,7 +980,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
       }
       solutions.push(`${callee} is reached only through other functions of ${facts.crate === null ? "the crate" : code(facts.crate)}: run with \`RUST_BACKTRACE=1\` to see which call of yours led here, and read that call's docs for the input it accepts.`);
       if (framing.params.length > 0 || framing.generics.length > 0) solutions.push(`A guess, not worked out here: if that call hands ${callee} what you passed unchanged, input for which ${avoid} avoids the panic.`);
-      solutions.push(`Whether that call can pass ${callee} what fails the check is not worked out here: if what you passed is valid by those docs, this points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)}; report it with that input.`);
+      solutions.push(`Whether that call can pass ${callee} what fails the check is not worked out here, and its docs may not list every input it rejects: compare what you passed with the condition above before taking it for a bug of ${facts.crate === null ? "the crate" : code(facts.crate)}.`);
       tips.push("Read the docs of the public functions you call for the input they accept.");
       break;
     case "input":
@@ -1403,8 +1404,17 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
 /** The envelope with the analysis fields, facts and related ids filled in, and the repository's own words (`own`: its tests; words.ts); a new value. */
 export function analyzeEnvelope(envelope: Envelope, facts: RecordFacts, sameFunction: readonly Peer[], relatedIds: readonly string[], own?: OwnWords): Envelope {
   const first = envelope.occurrences[0]!;
-  const fields = withOwnWords(analysisFields(first.kind, envelope.record.errorMessage, envelope.record.filePath, envelope.record.lineNumber, facts, sameFunction, envelope.record.errorClass, first.source), facts, own, envelope.record.errorMessage);
+  const fields = withSharedText(envelope, facts, withOwnWords(analysisFields(first.kind, envelope.record.errorMessage, envelope.record.filePath, envelope.record.lineNumber, facts, sameFunction, envelope.record.errorClass, first.source), facts, own, envelope.record.errorMessage));
   return withAnalysis(envelope, fields, facts, relatedIds);
+}
+
+/** `fields` with a sentence on a text other records print too (`RecordFacts.sharedText`): the `panicked at` line tells the sites apart. */
+function withSharedText(envelope: Envelope, facts: RecordFacts, fields: AnalysisFields): AnalysisFields {
+  const n = facts.sharedText;
+  if (n === undefined) return fields;
+  const places = envelope.occurrences.map((o) => code(`${o.filePath}:${o.lineNumber}`));
+  const mine = places.length === 1 ? `this record's is ${places[0]}` : `this record's are ${list(places.slice(0, 3))}${places.length > 3 ? " and more" : ""}`;
+  return { ...fields, documentation: `${fields.documentation} ${n === 1 ? "One other catalogued record has" : `${n} other catalogued records have`} this same text: the \`panicked at <file>:<line>:<column>\` line Rust prints above the message tells which site it was (${mine}).` };
 }
 
 /** The envelope with the given analysis fields, facts and related ids; a new value. */

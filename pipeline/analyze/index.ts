@@ -109,6 +109,9 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
   const nearest = nearestInFile(input.envelopes);
   const similar = similarity(input.envelopes.map((e) => e.record.errorMessage), input.envelopes.map((e) => e.record.errorType));
 
+  // How many records print each text: a text several sites print is told apart by the `panicked at` line.
+  const byText = new Map<string, number>();
+  for (const e of input.envelopes) byText.set(e.record.errorMessage, (byText.get(e.record.errorMessage) ?? 0) + 1);
   let carried = 0;
   const envelopes = input.envelopes.map((e, i) => {
     const site = factsOf[i]!;
@@ -133,7 +136,8 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
     // Note: code no build compiles, or a constant of a non-generic item (evaluated when the crate is built), has no way in from a user's call.
     const noWayIn = base.neverCompiled === true || (base.compileTime === true && e.record.errorType === "panic" && !inGeneric(base));
     // Note: with the index, the callers are those it resolves, not the file's name matches.
-    const facts: RecordFacts = own === undefined ? base : { ...base, callers: own.callers, ...(own.receiverReturns === undefined ? {} : { receiverReturns: own.receiverReturns }), ...(own.receiverMethod === undefined ? {} : { receiverMethod: own.receiverMethod }), ...(own.receiverOutsideRepo === undefined ? {} : { receiverOutsideRepo: own.receiverOutsideRepo }), ...(own.madeIn === undefined ? {} : { madeIn: own.madeIn }), ...(own.privateCalls === undefined ? {} : { privateCalls: own.privateCalls }), ...(own.forwards === undefined ? {} : { forwards: own.forwards }), ...(own.panickedWith === undefined ? {} : { panickedWith: own.panickedWith }), entryPoints: noWayIn ? [] : own.entryPoints, docs: own.docs };
+    const shared = (byText.get(e.record.errorMessage) ?? 1) - 1;
+    const facts: RecordFacts = withShared(own === undefined ? base : { ...base, callers: own.callers, ...(own.receiverReturns === undefined ? {} : { receiverReturns: own.receiverReturns }), ...(own.receiverMethod === undefined ? {} : { receiverMethod: own.receiverMethod }), ...(own.receiverOutsideRepo === undefined ? {} : { receiverOutsideRepo: own.receiverOutsideRepo }), ...(own.madeIn === undefined ? {} : { madeIn: own.madeIn }), ...(own.privateCalls === undefined ? {} : { privateCalls: own.privateCalls }), ...(own.forwards === undefined ? {} : { forwards: own.forwards }), ...(own.panickedWith === undefined ? {} : { panickedWith: own.panickedWith }), entryPoints: noWayIn ? [] : own.entryPoints, docs: own.docs }, shared);
     // Note: the keys in one order whatever the envelope came with (taken whole, it holds facts already): reproductions, then facts and related ids.
     // Note: an envelope taken whole whose facts and tests are what the index now gives keeps them as they are (its line is then taken as it was: `unchangedLines`).
     if (own !== undefined && own.example === null && carriedPlace && sameJson(e.facts, facts) && sameJson(e.reproductions ?? [], own.reproductions)) {
@@ -148,6 +152,12 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
     return withAnalysis(withTests, kept, facts, relatedIds);
   });
   return { envelopes, carried };
+}
+
+/** `facts` with `sharedText`: how many other records of the version print the same text (absent for none). */
+function withShared(facts: RecordFacts, shared: number): RecordFacts {
+  const { sharedText: _s, ...rest } = facts;
+  return shared > 0 ? { ...rest, sharedText: shared } : rest;
 }
 
 /** A record's facts without what the symbol index adds (entry points and docs). */

@@ -70,7 +70,8 @@ export function withOwnWords<F extends Prose>(fields: F, facts: RecordFacts, own
     else if (mine.details !== undefined) documentation.push(ended(`The docs of ${code(mine.symbol)} say: ${quote(mine.details)}`));
     if (mine.panics !== null) documentation.push(ended(`Under “# Panics” they say: ${quote(mine.panics)}`));
   }
-  const type = docs.find((d) => d.of === "type");
+  // Note: the type's docs speak for a function without docs of its own (a `Drop::drop`, a trait method's impl); one with its own docs is said in those.
+  const type = mine === undefined ? docs.find((d) => d.of === "type") : undefined;
   if (type !== undefined) documentation.push(ended(`The docs of ${code(type.symbol)}, whose \`impl\` holds ${code(facts.function?.name ?? "the function")}, say: ${quote(type.summary)}${type.details === undefined ? "" : ` ${quote(type.details)}`}`));
   const trigger: string[] = [fields.triggerScenarios];
   const itself = entries.find((e) => e.via.length === 1);
