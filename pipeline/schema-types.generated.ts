@@ -340,6 +340,8 @@ export interface SiteFacts {
   exitInPath: boolean;
   /** True when a `return` or `?` lies in the function body before the outermost step of the path condition (a `break` or `continue` there ends a loop that does not hold the site; one in a closure is counted too). */
   exitBeforePath: boolean;
+  /** True when the site's function is `#[track_caller]`: a panic in it is reported at the line of its caller's call, not at the site. Absent otherwise. */
+  trackCaller?: true;
   /** Present (true) when the site is evaluated while compiling: inside a `const { … }` block, or the value of a `const` or `static` item. A failure there is rustc's error E0080 (`evaluation panicked: …`) when the crate is built, never a panic of a running program. */
   compileTime?: true;
   /** For a site in the body of an item-level `name! { … }` (`cfg_rt! { fn f() { … } }`): its facts with that body read as items (the items, function and path condition inside it; `macroPath` the whole list, `macro` the innermost invocation not read as items), `depth` the number of `macroPath`'s outermost invocations so read. A record takes them when each of those is an item-wrapping macro of the repository. Absent otherwise. */
@@ -388,6 +390,8 @@ export interface RecordFacts {
   exitInPath: boolean;
   /** True when a `return` or `?` lies in the function body before the outermost step of the path condition (a `break` or `continue` there ends a loop that does not hold the site; one in a closure is counted too). */
   exitBeforePath: boolean;
+  /** True when the site's function is `#[track_caller]`: a panic in it is reported at the line of its caller's call, not at the site. Absent otherwise. */
+  trackCaller?: true;
   /** Present (true) when the site is evaluated while compiling: inside a `const { … }` block, or the value of a `const` or `static` item. A failure there is rustc's error E0080 (`evaluation panicked: …`) when the crate is built, never a panic of a running program. */
   compileTime?: true;
   /** Ids of the other records raised in the same function, sorted. */
@@ -404,6 +408,8 @@ export interface RecordFacts {
   receiverOutsideRepo?: true;
   /** The functions the site's conditions call by a plain or `Type::` path (`calculate_output_size(…)`, `Check::rank(…)`) that the symbol index lists, every one of that name not public: code users write cannot call them, so no guard or validation code repeats those conditions. Absent when none. */
   privateCalls?: string[];
+  /** The fallible forms of the public methods that reach the site, the site's own function first: `[method, its fallible form]`, a public method `try_<name>` of the same type that returns a `Result` or an `Option` (`["Tensor::into_data", "Tensor::try_into_data"]`). By name and type: whether that form returns this very failure as a value is not followed. At most three; absent when none. */
+  fallible?: string[][];
   /** For the `Display` text of an error variant (`display-impl`, `error-attribute` with `errorClass` `Type::Variant`): the functions outside test code that build that variant (`Type::Variant(…)`, `Type::Variant { … }`, `Self::Variant`; not a pattern or comparison naming it), where `Type` may mean the same declaration in their file; for that of a type (`errorClass` `Type`): those that build it (`Type(…)`, `Type { … }`, `module::Type(…)`, `Self(…)`) or any of its variants, where `Type` means the declaration the site's file means (each site of the record by its own file). By path and line, at most five; each with the public functions that reach it. By syntax alone: whether what they build is returned to users, and unchanged, is not followed. Absent when none is found or the record is of another kind. */
   madeIn?: Maker[];
   /** For a panic whose text formats an error value (the name an `Err(x)` pattern binds, or an error handler's closure parameter `|e|`): the call that gives that value and the returned-error records of the functions it means, by the symbol index (`through` `call`: the functions the call is linked to, with how sure each link is; `parameter`: the call is of the function's own closure parameter, and the errors are those the closures passed to that function return). Only the errors those functions return themselves (`Err(…)`, `ok_or`, `map_err` in their own bodies): what they pass on with `?` from their callees is not followed. Absent when none is found. */

@@ -761,6 +761,8 @@ describe("a let-else or if-let on one whole variant", () => {
     // Note: a pattern that can fail on its own value is said as a pattern.
     const literal = analysisFields("panic", "not zero", "src/lib.rs", 22, facts(get, { conditions: [{ kind: "let-else", line: 21, value: "self.indices.get(index)", pattern: "Some(0)" }], entryPoints: [entry("Selection::get", ["Selection::get"])] }), []);
     assert.match(literal.triggerScenarios, /does not match `Some\(0\)`/);
+    const flag = analysisFields("panic", "not set", "src/lib.rs", 22, facts(get, { conditions: [{ kind: "let-else", line: 21, value: "self.flag", pattern: "Some(true)" }], entryPoints: [entry("Selection::get", ["Selection::get"])] }), []);
+    assert.match(flag.triggerScenarios, /does not match `Some\(true\)`/);
   });
 });
 

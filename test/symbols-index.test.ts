@@ -588,6 +588,9 @@ describe("the symbol index: a method called on a field of self", () => {
     ];
     const u = indexOf(other);
     assert.deepEqual(entries(u, "Mutex::lock").map(([s]) => s), ["Mutex::lock"]);
+    // Note: another crate's type by a `use` or a path, and a workspace type that lacks the method, link nothing.
+    const foreign = indexOf([...other.slice(0, 2), ["u/src/c.rs", "u", "c", ["use parking_lot::Mutex;", "pub struct Pool { a: Mutex<u8>, b: mio::net::Mutex, s: crate::sync::Mutex }", "impl Pool {", "    pub fn take(&self) { self.a.lock(); self.b.lock(); self.s.unlock(); }", "}"]]]);
+    assert.deepEqual(entries(foreign, "Mutex::lock").map(([s]) => s), ["Mutex::lock"]);
     assert.deepEqual(entries(u, "State::check", "u/src/a.rs").map(([s, via]) => [s, via]), [["Cache::get", "Cache::get → State::check"]]);
     assert.deepEqual(entries(u, "State::check", "u/src/b.rs").map(([s, via]) => [s, via]), [["Cache::go", "Cache::go → State::check"]]);
   });

@@ -120,6 +120,9 @@ describe("indexFile", () => {
       "}",
     ].join("\n");
     const [load, tail] = indexFile(text).functions;
+    // Note: an `or` and a match arm's `|` are no closures: the uses after them are still the function's.
+    const ors = indexFile(["fn g(a: bool, b: bool, k: Kind) -> Result<u8, E> {", "    if a || b { first()?; }", "    let n = match k { Kind::A | Kind::B => second()?, _ => 0 };", "    Ok(third(n)?)", "}"].join("\n")).functions[0]!;
+    assert.deepEqual(new Map(ors.uses), new Map<string, string>([["first", "?"], ["second", "?"], ["third", "?"]]));
     assert.deepEqual(new Map(load!.uses), new Map<string, string>([["read_all", "?"], ["Header::parse", "map_err"], [".map_err", "?"], ["self.check", "unwrap"], ["self.verify", "expect"], ["early", "return"], ["Store::assemble", "return"]]));
     // Note: `last(1)` closes the body, but its value is added to, not returned as it is.
     assert.equal(tail!.uses, undefined);
@@ -378,9 +381,16 @@ describe("checks a path makes first and where a returned error goes, on a fixtur
     assert.equal(both.length, 2);
     for (const e of both) {
       assert.equal(e.facts!.sharedText, 1);
-      assert.ok((e.record.documentation ?? "").includes(`One other catalogued record has this same text: the \`panicked at <file>:<line>:<column>\` line Rust prints above the message tells which site it was (this record's is \`crates/ways/src/lib.rs:${e.record.lineNumber}\`).`), e.record.documentation ?? "");
+      assert.ok((e.record.documentation ?? "").includes(`One other catalogued record has this same text: the \`panicked at <file>:<line>:<column>\` line Rust prints above the message tells which site it was (this record's is \`crates/ways/src/lib.rs:${e.record.lineNumber}\`, a path of the repository: under a cargo registry or git checkout it starts at the crate's own folder).`), e.record.documentation ?? "");
     }
     assert.equal(byMessage("max: cannot reduce an empty slice").facts!.sharedText, undefined);
+  });
+
+  it("says of a #[track_caller] function's panic that the panicked-at line names the caller's line", () => {
+    const e = byMessage("index {i} is past the end");
+    assert.equal(e.facts!.trackCaller, true);
+    assert.match(e.record.documentation ?? "", /`at` is `#\[track_caller\]`: the `panicked at` line Rust prints names the line of the call of it, not this one\./);
+    assert.equal(byMessage("max: cannot reduce an empty slice").facts!.trackCaller, undefined);
   });
 
   it("reads each entry point's way up: passed on with ?, ended by an expect, unread in a closure", () => {

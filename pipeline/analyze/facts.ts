@@ -176,6 +176,7 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
     exitInPath: EXIT.test(inside),
     // Note: before the path's outermost step, only an exit of the function skips the site: a `break` or `continue` there ends a loop that does not hold it.
     exitBeforePath: FUNCTION_EXIT.test(code(text.slice(bodyStart, outerStart))),
+    ...(fn !== null && trackCaller(fn) ? { trackCaller: true as const } : {}),
     ...(compileTime ? { compileTime: true as const } : {}),
   };
 }
@@ -365,6 +366,17 @@ function attributeBefore(text: string, start: number): boolean {
     if (!/^\s*\/\//.test(text.slice(lineStart, j + 1))) return false;
     j = lineStart - 1;
   }
+}
+
+/** True when the function item `fn` has `#[track_caller]` among its outer attributes. */
+function trackCaller(fn: ViewNode): boolean {
+  for (let s = fn.previousNamedSibling; s !== null; s = s.previousNamedSibling) {
+    const type = s.type;
+    if (type === "line_comment" || type === "block_comment") continue;
+    if (type !== "attribute_item") return false;
+    if (/^#\s*\[\s*track_caller\s*\]$/.test(s.text.trim())) return true;
+  }
+  return false;
 }
 
 /** The cfg predicates of the outer attributes right before a statement or item, in reverse source order. Read once per node. */

@@ -947,7 +947,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
         break;
       }
       if (framing.mutated.length > 0 && (fn?.params.length ?? 0) > 0) solutions.push(`Check what you pass to ${callee} against its docs first: the check reads ${list(framing.mutated.map(code))}, which the function computes as it goes, and may be of your arguments through ${framing.mutated.length === 1 ? "it" : "them"} (not worked out here).`);
-      solutions.push(`${framing.mutated.length > 0 && (fn?.params.length ?? 0) > 0 ? "Where the arguments are valid, this" : "This"} points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)} or a use of it that it does not foresee${decidingText === null ? "" : ` (the code holds that ${kind.includes("assert") ? assertion(last!) : `${decidingText} does not happen`})`}: report it with the calls that led here.`);
+      solutions.push(`${framing.mutated.length > 0 && (fn?.params.length ?? 0) > 0 ? "Where the arguments are valid, this" : "This"} points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)} or a use of it that it does not foresee${decidingText === null ? "" : ` (the code holds that ${kind.includes("assert") ? assertion(last!) : `this case never happens: ${decidingText}`})`}: report it with the calls that led here.`);
       // Note: `Drop::drop` has no caller to return an error to.
       solutions.push(isDrop(fn) ? `${maintainers(facts.crate)}find which caller or earlier step breaks that assumption and fix it there; \`Drop::drop\` cannot return an error, so a state reachable on purpose is to be handled before the value is dropped (a method users call first, as \`File::sync_all\` is to dropping a \`File\`).` : `${maintainers(facts.crate)}find which caller or earlier step breaks that assumption and fix it there; if the state is reachable on purpose, return an error the caller can handle.`);
       tips.push("Run with `RUST_BACKTRACE=1` when it fires and keep the backtrace: it shows the calls that led to the state the code holds impossible, which is what a report needs.");
@@ -1039,6 +1039,9 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
       tips.push(facts.exitBeforePath ? `Read the exits of ${callee} before line ${line} for the calls that do not panic before relying on it.` : `Every call of ${callee} that gets to line ${line} panics: do not rely on it in this version${gates === "" ? "" : ` in builds where ${gates} holds`}.`);
       break;
   }
+  // Note: a public method's fallible form (`try_into_data` of `into_data`) is the user's way to get a failure as a value: by name and type, so whether it gives this one is left open.
+  const fallible = facts.fallible ?? [];
+  if (fallible.length > 0 && !inProcMacro(facts)) solutions.splice(Math.min(1, solutions.length), 0, `${list(fallible.map((pair) => code(pair[1]!)))} ${fallible.length === 1 ? "is the fallible form" : "are the fallible forms"} of ${list(fallible.map((pair) => code(pair[0]!)))} (${fallible.length === 1 ? "a method" : "methods"} \`try_…\` of the same type that return${fallible.length === 1 ? "s" : ""} a \`Result\` or an \`Option\`): calling ${fallible.length === 1 ? "it" : "them"} instead gives a failure back as a value to handle; whether ${fallible.length === 1 ? "it returns" : "they return"} this one rather than panicking is not worked out here.`);
   if (settings !== null && settings.envs.length > 0) tips.push(`Set ${list(settings.envs.map(code))} only to values documented for ${facts.crate === null ? "the crate" : code(facts.crate)}, and check ${settings.envs.length === 1 ? "it" : "them"} where your program starts.`);
   // Note: a debug assertion's `debug_assertions` is when it checks, said in the documentation, not a build option to know.
   const buildFeatures = [...compileGates, ...(settings?.features ?? []).map(([f]) => `feature = "${f}"`)];
@@ -1408,13 +1411,20 @@ export function analyzeEnvelope(envelope: Envelope, facts: RecordFacts, sameFunc
   return withAnalysis(envelope, fields, facts, relatedIds);
 }
 
-/** `fields` with a sentence on a text other records print too (`RecordFacts.sharedText`): the `panicked at` line tells the sites apart. */
+/**
+ * `fields` with what the `panicked at` line says of the site: for a `#[track_caller]` function, that
+ * it names the caller's line; for a text other records print too (`RecordFacts.sharedText`), that
+ * it tells the sites apart. Not for a returned error (the line is where a caller unwraps it) nor a
+ * site in a macro's tokens (the line is where the outermost macro is invoked).
+ */
 function withSharedText(envelope: Envelope, facts: RecordFacts, fields: AnalysisFields): AnalysisFields {
+  if (envelope.record.errorType !== "panic" || facts.macro !== null) return fields;
+  if (facts.trackCaller === true) return { ...fields, documentation: `${fields.documentation} ${code(facts.function?.name ?? "The function")} is \`#[track_caller]\`: the \`panicked at\` line Rust prints names the line of the call of it, not this one.` };
   const n = facts.sharedText;
   if (n === undefined) return fields;
   const places = envelope.occurrences.map((o) => code(`${o.filePath}:${o.lineNumber}`));
   const mine = places.length === 1 ? `this record's is ${places[0]}` : `this record's are ${list(places.slice(0, 3))}${places.length > 3 ? " and more" : ""}`;
-  return { ...fields, documentation: `${fields.documentation} ${n === 1 ? "One other catalogued record has" : `${n} other catalogued records have`} this same text: the \`panicked at <file>:<line>:<column>\` line Rust prints above the message tells which site it was (${mine}).` };
+  return { ...fields, documentation: `${fields.documentation} ${n === 1 ? "One other catalogued record has" : `${n} other catalogued records have`} this same text: the \`panicked at <file>:<line>:<column>\` line Rust prints above the message tells which site it was (${mine}, a path of the repository: under a cargo registry or git checkout it starts at the crate's own folder).` };
 }
 
 /** The envelope with the given analysis fields, facts and related ids; a new value. */

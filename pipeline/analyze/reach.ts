@@ -34,6 +34,8 @@ export interface RecordReach {
   readonly receiverMethod?: string;
   /** True when no function of the workspace has the name of the receiver's last call (`RecordFacts.receiverOutsideRepo`). */
   readonly receiverOutsideRepo?: true;
+  /** The fallible forms of the public methods that reach the site (`RecordFacts.fallible`). */
+  readonly fallible?: readonly (readonly [string, string])[];
   /** The functions that build the record's error variant (`RecordFacts.madeIn`); absent when none or not a variant's `Display` text. */
   readonly madeIn?: Maker[];
   /** The functions its conditions call that users cannot (`RecordFacts.privateCalls`); absent when none. */
@@ -305,6 +307,16 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
       if (list.length < MAX_PANICKED_WITH) list.push({ id: e.record.id, symbol: target!.symbol, path: e.record.filePath, line: e.record.lineNumber, every: param !== undefined });
     }
   });
+  /** `RecordReach.fallible`: the fallible forms of the public methods that reach the site (the site's own first), each once. */
+  const fallibleFacts = (entries: readonly { readonly node: SymbolNode }[], target: SymbolNode): { fallible?: [string, string][] } => {
+    const out: [string, string][] = [];
+    for (const n of [target, ...entries.map((x) => x.node)]) {
+      if (!n.public || out.some(([of]) => of === n.symbol)) continue;
+      const other = index.fallibleOf(n);
+      if (other !== null) out.push([n.symbol, other.symbol]);
+    }
+    return out.length === 0 ? {} : { fallible: out.slice(0, 3) };
+  };
   return envelopes.map((e, i) => {
     const target = targets[i]!;
     const returns = receiverReturns(factsOf(i), target);
@@ -339,6 +351,7 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
         return { symbol: x.symbol, path: x.path, line: x.line, via: [...x.via], confidence: x.confidence, ...(x.through.length === 0 ? {} : { through: [...x.through] }), ...(first.length === 0 ? {} : { checksFirst: first }), ...(x.carries.length === 0 ? {} : { carries: x.carries.map(([a, b]) => [a, b] as [string, string]) }), ...(gives === "self" || gives === "none" ? { noResult: true as const } : {}), ...(uses.some((u) => u !== null) ? { errorPath: uses } : {}) };
       }),
       docs,
+      ...fallibleFacts(entries, target),
       callers: [...(callerCache.get(target.id) ?? callerCache.set(target.id, index.resolvedCallers(target)).get(target.id)!)],
       reproductions,
       example: best === undefined ? null : { name: best.test.name, path: best.test.path, line: best.test.line, body: best.test.fn.body! },

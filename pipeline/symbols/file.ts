@@ -130,8 +130,6 @@ export interface FileSymbols {
   readonly typeDocs?: readonly (readonly [name: string, doc: DocFact])[];
   /** The named fields of its structs whose type is one named type: `[struct, field, type]`, the type's path as written (`Inner`, `crate::batch::Semaphore`), after a `*` where a wrapper holds it (`Arc<Inner>`: `*Inner`, whose own methods such as `clone` are the wrapper's); absent when none. */
   readonly fields?: readonly (readonly [struct: string, field: string, type: string])[];
-  /** The named fields of its structs that are not plain `pub` (none, `pub(crate)`, `pub(super)`, …), outside test code: `[struct, field]`; absent when none. */
-  readonly hiddenFields?: readonly (readonly [struct: string, field: string])[];
 }
 
 /** Tokens after which `impl` or `trait` is a type (`x: impl Fn()`, `&dyn Trait`), not an item. */
@@ -209,7 +207,6 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
   const types: TypeSymbol[] = [];
   const typeDocs: [string, DocFact][] = [];
   const fields: [string, string, string][] = [];
-  const hiddenFields: [string, string][] = [];
   const inlineModules = () => stack.filter((s) => s.kind === "mod").map((s) => [s.name!, s.pub!] as const);
   const typeEntry = (name: string, pub: boolean): TypeSymbol => {
     const around = inlineModules();
@@ -346,11 +343,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       const head = itemHead(text, t, pair, i);
       types.push(typeEntry(next.text, head.visibility === "pub"));
       if (head.doc !== undefined) typeDocs.push([next.text, head.doc]);
-      if (word === "struct" && !head.test && !inTest()) {
-        const { typed, hidden } = fieldTypes(t, pair, i + 1);
-        for (const [field, type] of typed) fields.push([next.text, field, type]);
-        for (const field of hidden) hiddenFields.push([next.text, field]);
-      }
+      if (word === "struct" && !head.test && !inTest()) for (const [field, type] of fieldTypes(t, pair, i + 1)) fields.push([next.text, field, type]);
       continue;
     }
     if (word === "type" && next?.kind === "ident" && t[i + 2]?.text === "=") {
@@ -465,7 +458,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
   // Note: a function whose body never closes ends the file.
   while (pending.length > 0) functions.push(ended(pending.pop()!, lineOf(text.length)));
   functions.sort((a, b) => a.line - b.line || a.endLine - b.endLine);
-  return { functions, macros: macros.map(({ types: aliases, ...m }) => (aliases!.length === 0 ? m : { ...m, types: aliases })), uses, reexports, modules, types, ...(typeDocs.length === 0 ? {} : { typeDocs }), ...(fields.length === 0 ? {} : { fields }), ...(hiddenFields.length === 0 ? {} : { hiddenFields }) };
+  return { functions, macros: macros.map(({ types: aliases, ...m }) => (aliases!.length === 0 ? m : { ...m, types: aliases })), uses, reexports, modules, types, ...(typeDocs.length === 0 ? {} : { typeDocs }), ...(fields.length === 0 ? {} : { fields }) };
 }
 
 /**
@@ -510,18 +503,24 @@ function inClosure(t: readonly Token[], pair: Int32Array, i: number, body: numbe
   return closureBefore(t, pair, at, body);
 }
 
-/** True when a `|` or `||` stands between `open` and `at` at the level of the group `open` opens, in the statement that holds `at` (back to a `;`). */
+/** Tokens after which a `|` or `||` opens a closure's parameters (an operand is expected there), not an `or`. */
+const CLOSURE_OPENERS: ReadonlySet<string> = new Set(["(", "[", "{", ",", "=", ";", "=>", "move", "return", "async", "}"]);
+
+/**
+ * True when a closure's parameters (`|x|`, `||`, where an operand is expected) stand between `open`
+ * and `at` at the level of the group `open` opens, in the statement or match arm that holds `at`
+ * (back to a `;` or a `=>`).
+ */
 function closureBefore(t: readonly Token[], pair: Int32Array, at: number, open: number): boolean {
   for (let k = at - 1; k > open; k--) {
     const x = t[k]!;
     if (x.kind === "close") k = pair[k]!;
-    else if (x.text === ";") return false;
-    else if (x.text === "|" || x.text === "||") return true;
+    else if (x.text === ";" || x.text === "=>") return false;
+    else if ((x.text === "|" || x.text === "||") && (k - 1 === open || CLOSURE_OPENERS.has(t[k - 1]!.text))) return true;
   }
   return false;
 }
 
-/** True when the token at `i` stands in the group opened at `open` itself, not in a group nested in it. */
 /** The open delimiter around token `i` (brackets between read through with `pair`), or -1 at the top. */
 function enclosingOpen(t: readonly Token[], pair: Int32Array, i: number): number {
   for (let k = i - 1; k >= 0; k--) {
@@ -531,6 +530,7 @@ function enclosingOpen(t: readonly Token[], pair: Int32Array, i: number): number
   return -1;
 }
 
+/** True when the token at `i` stands in the group opened at `open` itself, not in a group nested in it. */
 function atLevel(t: readonly Token[], open: number, i: number): boolean {
   let depth = 0;
   for (let k = i - 1; k > open; k--) {
@@ -997,23 +997,20 @@ const DEREF_WRAPPERS: ReadonlySet<string> = new Set(["Arc", "Rc", "Box"]);
  * segment, `ownPathEnd`), `&'a T`, `Arc<T>`, `Box<T>` (read through, `DEREF_WRAPPERS`); not the
  * struct's type parameters, nor tuple fields.
  */
-function fieldTypes(t: readonly Token[], pair: Int32Array, name: number): { typed: [field: string, type: string][]; hidden: string[] } {
+function fieldTypes(t: readonly Token[], pair: Int32Array, name: number): [field: string, type: string][] {
   let k = name + 1;
   const generics = new Set(t[k]?.text === "<" ? typeParams(t, pair, k) : []);
   while (k < t.length && t[k]!.text !== "{" && t[k]!.text !== ";" && t[k]!.text !== "(") k = t[k]!.kind === "open" ? pair[k]! + 1 : t[k]!.text === "<" ? skipAngles(t, k) : k + 1;
   const out: [string, string][] = [];
-  const hidden: string[] = [];
-  if (t[k]?.text !== "{") return { typed: out, hidden };
+  if (t[k]?.text !== "{") return out;
   for (const [from, to] of commaParts(t, pair, k, false)) {
     let a = from;
     let through = false;
     // Attributes and a visibility before the field's name.
     while (a < to && t[a]!.text === "#" && t[a + 1]?.text === "[") a = pair[a + 1]! + 1;
-    const pub = t[a]?.text === "pub" && t[a + 1]?.text !== "(";
     if (t[a]?.text === "pub") a = t[a + 1]?.text === "(" ? pair[a + 1]! + 1 : a + 1;
     if (t[a]?.kind !== "ident" || t[a + 1]?.text !== ":") continue;
     const field = t[a]!.text;
-    if (!pub) hidden.push(field);
     let b = a + 2;
     for (;;) {
       while (b < to && (t[b]!.text === "&" || t[b]!.text === "&&" || t[b]!.text === "mut" || t[b]!.kind === "lifetime")) b++;
@@ -1036,7 +1033,7 @@ function fieldTypes(t: readonly Token[], pair: Int32Array, name: number): { type
       break;
     }
   }
-  return { typed: out, hidden };
+  return out;
 }
 
 /**

@@ -384,10 +384,8 @@ export class SymbolIndex {
       return found;
     };
     /** Of the methods `ids` of types named `type`, those of the type that name means in `file` (`TypeTable.meant`); null when that keeps none or all. */
-    const ofType = (ids: readonly number[], type: string, file: IndexedFile): number[] | null => ofDecls(ids, types.meant(file, type, true));
-    /** Of the methods `ids`, those of the declarations `decls`; null when that keeps none or all. */
-    const ofDecls = (ids: readonly number[], decls: readonly number[]): number[] | null => {
-      const meant = new Set(decls);
+    const ofType = (ids: readonly number[], type: string, file: IndexedFile): number[] | null => {
+      const meant = new Set(types.meant(file, type, true));
       const kept = ids.filter((id) => ownerDecls[id]?.some((d) => meant.has(d)) === true);
       return kept.length === 0 || kept.length === ids.length ? null : kept;
     };
@@ -449,8 +447,8 @@ export class SymbolIndex {
         const rank = found[1];
         // Note: where types of the same name have the method, the one the caller's file means by the name (a `self.` call: the caller's own type).
         const type = shadowed || method || all.length <= 1 || rank > RANK.path ? null : self ? owner : sep > 0 ? written.slice(0, sep) : null;
-        // Note: a field's type keeps the methods of the declarations its name means in the struct's file.
-        const typed = typedField !== null ? ofDecls(all, typedField.decls) : type !== null ? ofType(all, type, file) : null;
+        // Note: a field's type keeps the methods of the declarations its name means in the struct's file, and none where that type has no such method.
+        const typed = typedField !== null ? all.filter((id) => ownerDecls[id]?.some((d) => typedField.decls.includes(d)) === true) : type !== null ? ofType(all, type, file) : null;
         const ids = typed ?? all;
         const sure = typed !== null && typed.length === 1 ? RESOLVED : rank;
         for (const id of ids) {
@@ -573,8 +571,33 @@ export class SymbolIndex {
   }
 
 
-  /** Methods by name, made on first use (`methodReturns`). */
+  /** Methods by name, made on first use (`methodReturns`, `fallibleOf`). */
   private methodsByName: Map<string, number[]> | null = null;
+
+  private methods(name: string): readonly number[] {
+    if (this.methodsByName === null) {
+      this.methodsByName = new Map();
+      for (const n of this.nodes) if (n.fn !== null && n.fn.owner !== null && !n.test) push(this.methodsByName, n.fn.name, n.id);
+    }
+    return this.methodsByName.get(name) ?? [];
+  }
+
+  /**
+   * The fallible form of a public method (`Tensor::try_into_data` of `Tensor::into_data`): a public
+   * method `try_<name>` of the same type (a declaration the impl's type name means) that returns a
+   * `Result` or an `Option`; null when none.
+   */
+  fallibleOf(node: SymbolNode): SymbolNode | null {
+    const fn = node.fn;
+    if (fn === null || fn.owner === null || fn.name.startsWith("try_")) return null;
+    const decls = new Set(this.ownerDeclsOf(node.id) ?? []);
+    if (decls.size === 0) return null;
+    for (const id of this.methods(`try_${fn.name}`)) {
+      const other = this.nodes[id]!;
+      if (other.public && (other.fn!.returns === "result" || other.fn!.returns === "option") && (this.ownerDeclsOf(id) ?? []).some((d) => decls.has(d))) return other;
+    }
+    return null;
+  }
 
   /**
    * What the method `name` of the type of `node`'s `impl` (or, with `field`, of that field's type,
@@ -586,13 +609,9 @@ export class SymbolIndex {
     const decls = field === null ? (this.ownerDeclsOf(node.id) ?? []) : (of?.decls ?? []);
     const type = field === null ? node.fn?.owner : of?.name;
     if (decls.length === 0 || type == null) return null;
-    if (this.methodsByName === null) {
-      this.methodsByName = new Map();
-      for (const n of this.nodes) if (n.fn !== null && n.fn.owner !== null && !n.test) push(this.methodsByName, n.fn.name, n.id);
-    }
     const wanted = new Set(decls);
     let kind: "option" | "result" | null | undefined;
-    for (const id of this.methodsByName.get(name) ?? []) {
+    for (const id of this.methods(name)) {
       if (!(this.ownerDeclsOf(id) ?? []).some((d) => wanted.has(d))) continue;
       const returns = this.nodes[id]!.fn!.returns;
       const here = returns === "option" || returns === "result" ? returns : null;
@@ -959,15 +978,27 @@ class TypeTable {
    * leads into, as a `use` of it would; none for a path into std or another crate's.
    */
   meantPath(file: IndexedFile, path: string): readonly number[] {
-    if (!path.includes("::")) return this.meant(file, path, false);
     const where = this.moduleOf(file.path);
     if (where.module === null) return [];
-    const [pkg, segments] = this.target(path, where.package, where.module);
+    const uses = this.uses.get(file.path) ?? this.uses.set(file.path, new Map((file.symbols?.uses ?? []).map(([alias, p]) => [alias, p]))).get(file.path)!;
+    const first = path.split("::")[0]!;
+    // Note: a name (or a path's first segment) a `use` takes from another crate (`use parking_lot::Mutex;`) is that crate's, not the workspace's type of the name.
+    const used = uses.get(first);
+    if (used !== undefined && this.target(used, where.package, where.module)[2] && !this.isModule(where.package, used.split("::")[0]!)) return [];
+    if (!path.includes("::")) return this.meant(file, path, false);
+    const [pkg, segments, local] = this.target(path, where.package, where.module);
+    if (pkg === null) return [];
     const name = segments.at(-1)!;
     const named = (this.byName.get(name) ?? []).filter((id) => this.decls[id]!.package === pkg);
     const inModule = named.filter((id) => startsWith(this.decls[id]!.module, segments.slice(0, -1)));
-    // Note: a path whose first segment is a module the file uses (`ll::Semaphore` after `use crate::sync::batch as ll`) is left to the name within the package.
-    return inModule.length > 0 ? inModule : named;
+    if (inModule.length > 0) return inModule;
+    // Note: a path from a module the file uses (`ll::Semaphore` after `use crate::sync::batch as ll`) is left to the name within the package; one from an unknown first segment (`mio::net::UnixStream`) names another crate's type.
+    return local && used === undefined ? [] : named;
+  }
+
+  /** True when a module of the package is named `name` (at any depth). */
+  private isModule(pkg: string | null, name: string): boolean {
+    return name === "crate" || name === "self" || name === "super" || this.crates.has(name) || this.decls.some((d) => d.package === pkg && d.module?.includes(name) === true);
   }
 
   /** The declarations of `name` in the file `path`. */
