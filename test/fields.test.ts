@@ -748,6 +748,19 @@ describe("an expect on a std method's name that no function of the repository ha
   });
 });
 
+describe("a method with a fallible try_ form", () => {
+  it("names that form as the user's way to get the failure as a value, and gives its maintainers no advice to add one", () => {
+    const intoData = fn({ name: "into_data", line: 10, visibility: "pub", receiver: "self", implType: "Tensor", returnType: "TensorData" });
+    const expect = { kind: "expect" as const, line: 12, receiver: "self.try_into_data()" };
+    const f = analysisFields("expect", "Failed to read tensor data", "src/base.rs", 12, facts(intoData, { conditions: [expect], fallible: [["Tensor::into_data", "Tensor::try_into_data"]], entryPoints: [entry("Tensor::into_data", ["Tensor::into_data"])] }), []);
+    const all = f.solutions.join("\n");
+    assert.match(all, /`Tensor::try_into_data` is the fallible form of `Tensor::into_data` .*calling it instead gives a failure back as a value to handle; whether it returns this one rather than panicking is not worked out here\./);
+    assert.doesNotMatch(all, /For the maintainers/);
+    const plain = analysisFields("expect", "Failed to read tensor data", "src/base.rs", 12, facts(intoData, { conditions: [expect], entryPoints: [entry("Tensor::into_data", ["Tensor::into_data"])] }), []);
+    assert.match(plain.solutions.join("\n"), /For the maintainers of `lines`: return the failure to the caller/);
+  });
+});
+
 describe("a let-else or if-let on one whole variant", () => {
   it("says the value is None (or an Err), not that it does not match a pattern whose names are new bindings", () => {
     const get = fn({ name: "get", line: 20, visibility: "pub", receiver: "&self", implType: "Selection", params: [{ pattern: "index", type: "usize" }], unchangedParams: ["index"] });

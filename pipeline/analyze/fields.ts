@@ -929,7 +929,8 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
       // Note: the text printed is the error's own: each error found is a record of its own, which says when it is returned.
       if (forwarded !== undefined) solutions.push(`The text printed is the error's own: ${list(forwarded.errors.map((e) => quoteMessage(e.message)))}${forwarded.errors.length === 1 ? " is" : " are"} catalogued ${forwarded.errors.length === 1 ? "as an error of its own, whose record says" : "as errors of their own, whose records say"} when ${forwarded.errors.length === 1 ? "it is" : "each is"} returned: avoiding that case avoids this panic.`);
       solutions.push(kind === "expect-err" ? `Make sure ${recv} fails before ${callee} gets to line ${line}: the call panics when it is an Ok value.` : `${callee} panics when ${recv} ${state}.`);
-      solutions.push(ownFix(fn, facts.crate, `${maintainers(facts.crate)}return the failure to the caller (\`?\`, \`ok_or\`, a \`match\`) instead of ${kind === "expect" || kind === "expect-err" ? `calling ${label}` : arm !== undefined ? "panicking in the `Err` arm" : "panicking in the closure"}.`));
+      // Note: where the function has a fallible form already (`into_data` beside `try_into_data`), that form is the advice, not a change to the crate.
+      if (!(facts.fallible ?? []).some((pair) => pair[0] === facts.entryPoints?.find((x) => x.via.length === 1)?.symbol)) solutions.push(ownFix(fn, facts.crate, `${maintainers(facts.crate)}return the failure to the caller (\`?\`, \`ok_or\`, a \`match\`) instead of ${kind === "expect" || kind === "expect-err" ? `calling ${label}` : arm !== undefined ? "panicking in the `Err` arm" : "panicking in the closure"}.`));
       break;
     }
     case "missing":
