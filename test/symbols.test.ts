@@ -386,6 +386,16 @@ describe("checks a path makes first and where a returned error goes, on a fixtur
     assert.equal(byMessage("max: cannot reduce an empty slice").facts!.sharedText, undefined);
   });
 
+  it("writes no guard that reads a field users cannot read (pub(crate)), and one that reads a pub field", () => {
+    const hidden = byMessage("rank must be 2");
+    assert.deepEqual(hidden.facts!.privateFields, ["t.rank"]);
+    assert.equal(hidden.record.validationCode, null);
+    assert.equal(hidden.record.typeGuard, null);
+    const open = byMessage("len must be positive");
+    assert.equal(open.facts!.privateFields, undefined);
+    assert.match(open.record.validationCode ?? "", /t\.len > 0/);
+  });
+
   it("says of a #[track_caller] function's panic that the panicked-at line names the caller's line", () => {
     const e = byMessage("index {i} is past the end");
     assert.equal(e.facts!.trackCaller, true);

@@ -704,6 +704,14 @@ function reachSentences(fn: FunctionFact | undefined, facts: RecordFacts): strin
   return situations;
 }
 
+/** True when `code` reads one of `fields` (`value.field`, `RecordFacts.privateFields`), not as a method call. */
+function readsPrivate(code: string, fields: readonly string[]): boolean {
+  return fields.some((f) => {
+    const [value, field] = f.split(".");
+    return new RegExp(`\\b${value}\\s*\\.\\s*${field}\\b(?!\\s*\\()`).test(code);
+  });
+}
+
 /** True when `code` calls one of `names` (`f` or `Type::f`, `RecordFacts.privateCalls`) by a plain or a `Type::` path. */
 function callsPrivate(code: string, names: readonly string[]): boolean {
   if (names.length === 0) return false;
@@ -819,7 +827,9 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
   /** The gates under which the site is compiled: a debug assertion's own `debug_assertions` left out. */
   const compileGates = debugRun ? facts.gates.slice(0, -1) : facts.gates;
   const ownGuards = generateGuards({ ...facts, gates: compileGates.slice(facts.moduleGates.length) }, message);
-  const guards = callsPrivate([ownGuards.expression ?? "", ...ownGuards.lets].join("\n"), facts.privateCalls ?? []) ? NO_GUARDS : usersGuards(ownGuards, users, framing.configFields.length > 0, facts.function);
+  const guardCode = [ownGuards.expression ?? "", ...ownGuards.lets].join("\n");
+  // Note: a guard that calls a function users cannot call, or reads a field they cannot read, would not compile in their code.
+  const guards = callsPrivate(guardCode, facts.privateCalls ?? []) || readsPrivate(guardCode, facts.privateFields ?? []) ? NO_GUARDS : usersGuards(ownGuards, users, framing.configFields.length > 0, facts.function);
   const fn = facts.function;
   /** A public function that hands the check every value it reads unchanged: then the check is of that function's input. */
   const carrier = framing.frame === "relayed" && fn !== undefined ? carrierOf(facts, framing.selfBehind ? [...framing.params, "self"] : framing.params, framing.deciding) : null;

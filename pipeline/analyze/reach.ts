@@ -14,7 +14,8 @@
 import { permalink } from "../build.js";
 import { isDistinctive } from "../message.js";
 import { conditionSource, ERROR_HANDLERS } from "./frame.js";
-import { closureParam, errBinding, formattedNames, lastCall, lastLetValue, pathCalls, receiverKind, valueCalls } from "./rust.js";
+import { boundNames, closureParam, errBinding, formattedNames, lastCall, lastLetValue, pathCalls, receiverKind, valueCalls } from "./rust.js";
+import { typeHead } from "../rust/index.js";
 import type { CheckFirst, Condition, DocQuote, EntryPoint as EntryPointFact, Envelope, Forwarded, Maker, PanickedWith, Reproduction, SiteFacts } from "../schema-types.generated.js";
 import { type PanicTest, recordsExpecting } from "../symbols/tests.js";
 import type { SymbolIndex, SymbolNode } from "../symbols/index.js";
@@ -34,6 +35,8 @@ export interface RecordReach {
   readonly receiverMethod?: string;
   /** True when no function of the workspace has the name of the receiver's last call (`RecordFacts.receiverOutsideRepo`). */
   readonly receiverOutsideRepo?: true;
+  /** The `value.field` reads of the site's conditions of fields users cannot read (`RecordFacts.privateFields`). */
+  readonly privateFields?: readonly string[];
   /** The fallible forms of the public methods that reach the site (`RecordFacts.fallible`). */
   readonly fallible?: readonly (readonly [string, string])[];
   /** The functions that build the record's error variant (`RecordFacts.madeIn`); absent when none or not a variant's `Display` text. */
@@ -229,6 +232,32 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
     }
     return [...found].sort();
   };
+  /**
+   * `RecordReach.privateFields` of a site's facts in the function `target`: the `value.field` reads of
+   * its conditions and `let`s whose value is a parameter (or `self`) of a named type that has that
+   * field not plain `pub` (`SymbolIndex.hiddenField`).
+   */
+  const privateFields = (facts: SiteFacts, target: SymbolNode | null): string[] => {
+    const fn = facts.function;
+    if (fn === undefined || target === null) return [];
+    const types = new Map<string, string>();
+    for (const p of fn.params) {
+      const head = typeHead(p.type);
+      if (head !== null) for (const name of boundNames(p.pattern)) types.set(name, head);
+    }
+    if (fn.receiver !== null && fn.implType !== null) {
+      const head = typeHead(fn.implType);
+      if (head !== null) types.set("self", head);
+    }
+    const found = new Set<string>();
+    for (const source of [...facts.conditions.map(conditionSource), ...fn.lets, ...(facts.pathLets ?? [])]) {
+      for (const m of source.matchAll(/\b([a-z_]\w*)\s*\.\s*([a-z_]\w*)\b(?!\s*(?:[(!]|::))/g)) {
+        const type = types.get(m[1]!);
+        if (type !== undefined && index.hiddenField(target.path, type, m[2]!)) found.add(`${m[1]}.${m[2]}`);
+      }
+    }
+    return [...found].sort();
+  };
   // The returned-error records of each function (by every site of theirs), of texts the function returns itself.
   // Note: an error returned by a closure inside the function goes to the closure's caller, not out of the function.
   let textsByFunction: Map<number, [record: number, site: number][]> | null = null;
@@ -326,9 +355,10 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
     const outside = called !== undefined && !definesName(called);
     const makers = madeIn(e);
     const hiddenCalls = privateCalls(factsOf(i));
+    const hiddenFields = privateFields(factsOf(i), target);
     const forwards = forwardsOf.get(i);
     const panics = panickedWith.get(i);
-    const kind = { ...(returns === null ? {} : { receiverReturns: returns.kind, ...(returns.method === undefined ? {} : { receiverMethod: returns.method }) }), ...(outside ? { receiverOutsideRepo: true as const } : {}), ...(makers.length === 0 ? {} : { madeIn: makers }), ...(hiddenCalls.length === 0 ? {} : { privateCalls: hiddenCalls }), ...(forwards === undefined ? {} : { forwards }), ...(panics === undefined ? {} : { panickedWith: panics }) };
+    const kind = { ...(returns === null ? {} : { receiverReturns: returns.kind, ...(returns.method === undefined ? {} : { receiverMethod: returns.method }) }), ...(outside ? { receiverOutsideRepo: true as const } : {}), ...(makers.length === 0 ? {} : { madeIn: makers }), ...(hiddenCalls.length === 0 ? {} : { privateCalls: hiddenCalls }), ...(hiddenFields.length === 0 ? {} : { privateFields: hiddenFields }), ...(forwards === undefined ? {} : { forwards }), ...(panics === undefined ? {} : { panickedWith: panics }) };
     if (target === null) return { entryPoints: [], docs: [], callers: [], reproductions: reproductionsOf(input, linked[i]!, []), example: null, ...kind };
     const entries = entriesOf(target);
     const documented: SymbolNode[] = [target, ...entries.map((x) => x.node).filter((n) => n.id !== target.id)];

@@ -130,6 +130,8 @@ export interface FileSymbols {
   readonly typeDocs?: readonly (readonly [name: string, doc: DocFact])[];
   /** The named fields of its structs whose type is one named type: `[struct, field, type]`, the type's path as written (`Inner`, `crate::batch::Semaphore`), after a `*` where a wrapper holds it (`Arc<Inner>`: `*Inner`, whose own methods such as `clone` are the wrapper's); absent when none. */
   readonly fields?: readonly (readonly [struct: string, field: string, type: string])[];
+  /** Of its structs' named fields, outside test code, those not plain `pub` (none, `pub(crate)`, …), by struct: code outside the crate cannot read them. Absent when none. */
+  readonly hiddenFields?: readonly (readonly [struct: string, fields: readonly string[]])[];
 }
 
 /** Tokens after which `impl` or `trait` is a type (`x: impl Fn()`, `&dyn Trait`), not an item. */
@@ -207,6 +209,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
   const types: TypeSymbol[] = [];
   const typeDocs: [string, DocFact][] = [];
   const fields: [string, string, string][] = [];
+  const hiddenFields: [string, string[]][] = [];
   const inlineModules = () => stack.filter((s) => s.kind === "mod").map((s) => [s.name!, s.pub!] as const);
   const typeEntry = (name: string, pub: boolean): TypeSymbol => {
     const around = inlineModules();
@@ -343,7 +346,11 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       const head = itemHead(text, t, pair, i);
       types.push(typeEntry(next.text, head.visibility === "pub"));
       if (head.doc !== undefined) typeDocs.push([next.text, head.doc]);
-      if (word === "struct" && !head.test && !inTest()) for (const [field, type] of fieldTypes(t, pair, i + 1)) fields.push([next.text, field, type]);
+      if (word === "struct" && !head.test && !inTest()) {
+        const { typed, hidden } = fieldTypes(t, pair, i + 1);
+        for (const [field, type] of typed) fields.push([next.text, field, type]);
+        if (hidden.length > 0) hiddenFields.push([next.text, hidden]);
+      }
       continue;
     }
     if (word === "type" && next?.kind === "ident" && t[i + 2]?.text === "=") {
@@ -458,7 +465,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
   // Note: a function whose body never closes ends the file.
   while (pending.length > 0) functions.push(ended(pending.pop()!, lineOf(text.length)));
   functions.sort((a, b) => a.line - b.line || a.endLine - b.endLine);
-  return { functions, macros: macros.map(({ types: aliases, ...m }) => (aliases!.length === 0 ? m : { ...m, types: aliases })), uses, reexports, modules, types, ...(typeDocs.length === 0 ? {} : { typeDocs }), ...(fields.length === 0 ? {} : { fields }) };
+  return { functions, macros: macros.map(({ types: aliases, ...m }) => (aliases!.length === 0 ? m : { ...m, types: aliases })), uses, reexports, modules, types, ...(typeDocs.length === 0 ? {} : { typeDocs }), ...(fields.length === 0 ? {} : { fields }), ...(hiddenFields.length === 0 ? {} : { hiddenFields }) };
 }
 
 /**
@@ -997,20 +1004,23 @@ const DEREF_WRAPPERS: ReadonlySet<string> = new Set(["Arc", "Rc", "Box"]);
  * segment, `ownPathEnd`), `&'a T`, `Arc<T>`, `Box<T>` (read through, `DEREF_WRAPPERS`); not the
  * struct's type parameters, nor tuple fields.
  */
-function fieldTypes(t: readonly Token[], pair: Int32Array, name: number): [field: string, type: string][] {
+function fieldTypes(t: readonly Token[], pair: Int32Array, name: number): { typed: [field: string, type: string][]; hidden: string[] } {
   let k = name + 1;
   const generics = new Set(t[k]?.text === "<" ? typeParams(t, pair, k) : []);
   while (k < t.length && t[k]!.text !== "{" && t[k]!.text !== ";" && t[k]!.text !== "(") k = t[k]!.kind === "open" ? pair[k]! + 1 : t[k]!.text === "<" ? skipAngles(t, k) : k + 1;
   const out: [string, string][] = [];
-  if (t[k]?.text !== "{") return out;
+  const hidden: string[] = [];
+  if (t[k]?.text !== "{") return { typed: out, hidden };
   for (const [from, to] of commaParts(t, pair, k, false)) {
     let a = from;
     let through = false;
     // Attributes and a visibility before the field's name.
     while (a < to && t[a]!.text === "#" && t[a + 1]?.text === "[") a = pair[a + 1]! + 1;
+    const pub = t[a]?.text === "pub" && t[a + 1]?.text !== "(";
     if (t[a]?.text === "pub") a = t[a + 1]?.text === "(" ? pair[a + 1]! + 1 : a + 1;
     if (t[a]?.kind !== "ident" || t[a + 1]?.text !== ":") continue;
     const field = t[a]!.text;
+    if (!pub) hidden.push(field);
     let b = a + 2;
     for (;;) {
       while (b < to && (t[b]!.text === "&" || t[b]!.text === "&&" || t[b]!.text === "mut" || t[b]!.kind === "lifetime")) b++;
@@ -1033,7 +1043,7 @@ function fieldTypes(t: readonly Token[], pair: Int32Array, name: number): [field
       break;
     }
   }
-  return out;
+  return { typed: out, hidden };
 }
 
 /**

@@ -128,6 +128,10 @@ export class SymbolIndex {
   private readonly makers = new Map<string, { readonly node: number; readonly decls: readonly number[] }[]>();
   /** What a type's name may mean in a file (`TypeTable.meant`), for `makersOf`. */
   private readonly typeMeant: (path: string, name: string) => readonly number[];
+  /** The fields, `declaration\0field`, that are not plain `pub` (`FileSymbols.hiddenFields`). */
+  private readonly hiddenFields = new Set<string>();
+  /** What a type's name means in a file (`TypeTable.meant`), by path. */
+  private readonly meantIn: (path: string, name: string) => readonly number[];
   /** The type of each named field of the workspace's structs, by `declaration\0field`: its name, and the declarations that name means in the struct's file (none for a type outside the workspace). */
   private readonly fieldTypes = new Map<string, FieldType>();
   /** The declarations the type of a method's `impl` may be, by node id (null for a free function). */
@@ -164,6 +168,7 @@ export class SymbolIndex {
     // Note: each field by its struct's declaration, with the declarations its type's name means in the struct's file (none: std's or another crate's type).
     for (const file of files) {
       if (file.test) continue;
+      for (const [struct, fields] of file.symbols?.hiddenFields ?? []) for (const decl of types.declaredIn(file.path, struct)) for (const field of fields) this.hiddenFields.add(`${decl}\0${field}`);
       for (const [struct, field, type] of file.symbols?.fields ?? []) {
         const through = type.startsWith("*");
         const path = through ? type.slice(1) : type;
@@ -173,6 +178,10 @@ export class SymbolIndex {
       }
     }
     this.ownerDeclsOf = (id) => ownerDecls[id] ?? null;
+    this.meantIn = (path, name) => {
+      const file = byPath.get(path);
+      return file === undefined ? [] : types.meant(file, name, false);
+    };
     this.fieldOf = (id, field) => {
       const found = new Map<string, FieldType>();
       for (const decl of ownerDecls[id] ?? []) {
@@ -570,6 +579,16 @@ export class SymbolIndex {
     return this.ownerDocOf(node.id);
   }
 
+
+  /**
+   * True when the field `field` of the type `type` (as `path`'s code names it) is not plain `pub`
+   * in every declaration the name may mean there, so that code outside its crate cannot read it
+   * (`tensor.primitive` of burn's `Tensor`); false when a declaration has it `pub` or none is known.
+   */
+  hiddenField(path: string, type: string, field: string): boolean {
+    const decls = this.meantIn(path, type);
+    return decls.length > 0 && decls.every((d) => this.hiddenFields.has(`${d}\0${field}`));
+  }
 
   /** Methods by name, made on first use (`methodReturns`, `fallibleOf`). */
   private methodsByName: Map<string, number[]> | null = null;
