@@ -338,7 +338,7 @@ export interface SiteFacts {
   pathLets?: string[];
   /** True when a `return`, `break`, `continue` or `?` lies between the outermost step of the path condition and the site (on the path or in a branch beside it): then the conditions alone do not decide whether the site is reached. */
   exitInPath: boolean;
-  /** True when a `return` or `?` lies in the function body before the outermost step of the path condition (a `break` or `continue` there ends a loop that does not hold the site; one in a closure is counted too). */
+  /** True when a `return` or `?` lies in the function body before the outermost step of the path condition (a `break` or `continue` there ends a loop that does not hold the site; one in a closure or an `async` block leaves that, and is not counted). */
   exitBeforePath: boolean;
   /** True when the site's function is `#[track_caller]`: a panic in it is reported at the line of its caller's call, not at the site. Absent otherwise. */
   trackCaller?: true;
@@ -388,7 +388,7 @@ export interface RecordFacts {
   pathLets?: string[];
   /** True when a `return`, `break`, `continue` or `?` lies between the outermost step of the path condition and the site (on the path or in a branch beside it): then the conditions alone do not decide whether the site is reached. */
   exitInPath: boolean;
-  /** True when a `return` or `?` lies in the function body before the outermost step of the path condition (a `break` or `continue` there ends a loop that does not hold the site; one in a closure is counted too). */
+  /** True when a `return` or `?` lies in the function body before the outermost step of the path condition (a `break` or `continue` there ends a loop that does not hold the site; one in a closure or an `async` block leaves that, and is not counted). */
   exitBeforePath: boolean;
   /** True when the site's function is `#[track_caller]`: a panic in it is reported at the line of its caller's call, not at the site. Absent otherwise. */
   trackCaller?: true;

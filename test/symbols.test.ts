@@ -396,6 +396,11 @@ describe("checks a path makes first and where a returned error goes, on a fixtur
     assert.match(open.record.validationCode ?? "", /t\.len > 0/);
   });
 
+  it("counts a ? in the function's body as an exit before the site, and not one in a closure", () => {
+    assert.equal(byMessage("total: no values").facts!.exitBeforePath, false);
+    assert.equal(byMessage("first: zero").facts!.exitBeforePath, true);
+  });
+
   it("says of a #[track_caller] function's panic that the panicked-at line names the caller's line", () => {
     const e = byMessage("index {i} is past the end");
     assert.equal(e.facts!.trackCaller, true);

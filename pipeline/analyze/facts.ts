@@ -175,7 +175,7 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
     ...commentAbove(chain),
     exitInPath: EXIT.test(inside),
     // Note: before the path's outermost step, only an exit of the function skips the site: a `break` or `continue` there ends a loop that does not hold it.
-    exitBeforePath: FUNCTION_EXIT.test(code(text.slice(bodyStart, outerStart))),
+    exitBeforePath: FUNCTION_EXIT.test(code(text.slice(bodyStart, outerStart), true)),
     ...(fn !== null && trackCaller(fn) ? { trackCaller: true as const } : {}),
     ...(compileTime ? { compileTime: true as const } : {}),
   };
@@ -257,8 +257,47 @@ function tokenGates(root: ViewNode, at: number): string[] {
 
 /** A `return`, `break`, `continue` or `?` operator: the function or loop may be left there. */
 const EXIT = /\b(?:return|break|continue)\b|\?(?=\s*[.;,)\]}])/;
-/** A `return` or a `?`: an exit of the function (or of a closure in it). */
+/** A `return` or a `?`: an exit of the function. */
 const FUNCTION_EXIT = /\breturn\b|\?(?=\s*[.;,)\]}])/;
+
+/**
+ * Where the closure or `async` block that starts at token `k` ends (its last token), or `k` when
+ * none starts there: `|…|` or `||` where an operand is expected, then a `{ … }` body or an
+ * expression up to a `,`, `;` or closing bracket of its level; `async { … }`, `async move { … }`.
+ */
+function closureEnd(t: readonly Token[], k: number): number {
+  const x = t[k]!;
+  const block = (open: number): number => {
+    let depth = 0;
+    for (let j = open; j < t.length; j++) {
+      if (t[j]!.text === "{") depth++;
+      else if (t[j]!.text === "}" && --depth === 0) return j;
+    }
+    return t.length - 1;
+  };
+  if (x.text === "async") {
+    const open = t[k + 1]?.text === "move" ? k + 2 : k + 1;
+    return t[open]?.text === "{" ? block(open) : k;
+  }
+  if ((x.text !== "|" && x.text !== "||") || (k > 0 && !CLOSURE_OPENERS.has(t[k - 1]!.text))) return k;
+  let j = k + 1;
+  if (x.text === "|") while (j < t.length && t[j]!.text !== "|") j++;
+  else j = k;
+  j++;
+  // An explicit return type (`|x| -> T { … }`) comes before a block body.
+  if (t[j]?.text === "->") while (j < t.length && t[j]!.text !== "{") j++;
+  if (t[j]?.text === "{") return block(j);
+  let depth = 0;
+  for (; j < t.length; j++) {
+    const y = t[j]!.text;
+    if (y === "(" || y === "[" || y === "{") depth++;
+    else if (y === ")" || y === "]" || y === "}") {
+      if (depth === 0) return j - 1;
+      depth--;
+    } else if (depth === 0 && (y === "," || y === ";")) return j - 1;
+  }
+  return t.length - 1;
+}
 
 /** The pattern of a `let` (up to its type or `=`). */
 const LET = /\blet\s+([^=;:]+?)\s*(?::[^=;]*)?=/g;
@@ -322,17 +361,33 @@ function withLets(src: string): { pathLets?: string[] } {
   return out.length === 0 ? {} : { pathLets: out };
 }
 
+/** Tokens after which a `|` or `||` opens a closure's parameters (an operand is expected there), not an `or`. */
+const CLOSURE_OPENERS: ReadonlySet<string> = new Set(["(", "[", "{", ",", "=", ";", "=>", "move", "return", "}"]);
+
 /**
  * Source text as the lexer reads it, for keyword scans: its tokens, string and char literals
- * each blanked to a space, comments and white space between tokens each one space.
+ * each blanked to a space, comments and white space between tokens each one space; with
+ * `withoutClosures`, the closures and `async` blocks left out (a `return` or `?` there leaves
+ * them, not the function).
  */
-function code(src: string): string {
+function code(src: string, withoutClosures = false): string {
   let out = "";
   let end = 0;
-  for (const t of tokenize(src)) {
-    if (t.start > end) out += " ";
-    out += t.kind === "string" || t.kind === "char" ? " " : t.text;
-    end = t.end;
+  const t = tokenize(src);
+  for (let k = 0; k < t.length; k++) {
+    const x = t[k]!;
+    if (withoutClosures) {
+      const skip = closureEnd(t, k);
+      if (skip > k) {
+        k = skip;
+        end = t[Math.min(skip, t.length - 1)]!.end;
+        out += " ";
+        continue;
+      }
+    }
+    if (x.start > end) out += " ";
+    out += x.kind === "string" || x.kind === "char" ? " " : x.text;
+    end = x.end;
   }
   return end < src.length ? `${out} ` : out;
 }
