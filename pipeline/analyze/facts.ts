@@ -10,7 +10,7 @@
  */
 import type { Condition, FunctionFact, ItemFact, MacroUse, MatchArm, ParamFact, SiteFacts } from "../schema-types.generated.js";
 import { chain, type Hit, type Item, itemAt, type Layout, layoutOf } from "../layout.js";
-import { cfgPredicateText, type Rule } from "../rust/index.js";
+import { cfgPredicateText, CLOSURE_OPENERS, type Rule } from "../rust/index.js";
 import { isAsciiWord, isSpace, readDelimited, skipTrivia, splitArgs, type Token, tokenize } from "../tokens.js";
 import { namedChildSpans, type ViewNode } from "../tree-view.js";
 import { boundNames } from "./rust.js";
@@ -360,9 +360,6 @@ function withLets(src: string): { pathLets?: string[] } {
   }
   return out.length === 0 ? {} : { pathLets: out };
 }
-
-/** Tokens after which a `|` or `||` opens a closure's parameters (an operand is expected there), not an `or`. */
-const CLOSURE_OPENERS: ReadonlySet<string> = new Set(["(", "[", "{", ",", "=", ";", "=>", "move", "return", "}"]);
 
 /**
  * Source text as the lexer reads it, for keyword scans: its tokens, string and char literals

@@ -1418,7 +1418,7 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
 /** The envelope with the analysis fields, facts and related ids filled in, and the repository's own words (`own`: its tests; words.ts); a new value. */
 export function analyzeEnvelope(envelope: Envelope, facts: RecordFacts, sameFunction: readonly Peer[], relatedIds: readonly string[], own?: OwnWords): Envelope {
   const first = envelope.occurrences[0]!;
-  const fields = withSharedText(envelope, facts, withOwnWords(analysisFields(first.kind, envelope.record.errorMessage, envelope.record.filePath, envelope.record.lineNumber, facts, sameFunction, envelope.record.errorClass, first.source), facts, own, envelope.record.errorMessage));
+  const fields = withPanickedAt(envelope, facts, withOwnWords(analysisFields(first.kind, envelope.record.errorMessage, envelope.record.filePath, envelope.record.lineNumber, facts, sameFunction, envelope.record.errorClass, first.source), facts, own, envelope.record.errorMessage));
   return withAnalysis(envelope, fields, facts, relatedIds);
 }
 
@@ -1428,7 +1428,7 @@ export function analyzeEnvelope(envelope: Envelope, facts: RecordFacts, sameFunc
  * it tells the sites apart. Not for a returned error (the line is where a caller unwraps it) nor a
  * site in a macro's tokens (the line is where the outermost macro is invoked).
  */
-function withSharedText(envelope: Envelope, facts: RecordFacts, fields: AnalysisFields): AnalysisFields {
+function withPanickedAt(envelope: Envelope, facts: RecordFacts, fields: AnalysisFields): AnalysisFields {
   if (envelope.record.errorType !== "panic" || facts.macro !== null) return fields;
   if (facts.trackCaller === true) return { ...fields, documentation: `${fields.documentation} ${code(facts.function?.name ?? "The function")} is \`#[track_caller]\`: the \`panicked at\` line Rust prints names the line of the call of it, not this one.` };
   const n = facts.sharedText;

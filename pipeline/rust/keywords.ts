@@ -43,3 +43,6 @@ export const ITEM_CONTAINERS: readonly string[] = ["impl", "trait", "mod"];
 
 /** Rust's primitive types, named in expressions as casts' targets and paths (`x as usize`, `u8::MAX`). */
 export const PRIMITIVE_TYPES: ReadonlySet<string> = new Set(["bool", "char", "str", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize", "f16", "f32", "f64", "f128"]);
+
+/** Tokens after which a `|` or `||` opens a closure's parameters (an operand is expected there), not an `or`. */
+export const CLOSURE_OPENERS: ReadonlySet<string> = new Set(["(", "[", "{", ",", "=", ";", "=>", "move", "return", "async", "}"]);

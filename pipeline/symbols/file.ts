@@ -11,7 +11,7 @@
 import { itemName } from "../layout.js";
 import { decodeStringLiteral } from "../message.js";
 import { isTestAttribute } from "../rust/index.js";
-import { KEYWORDS } from "../rust/keywords.js";
+import { CLOSURE_OPENERS, KEYWORDS } from "../rust/keywords.js";
 import { SAME_VALUE_METHODS } from "../rust/std-methods.js";
 import { optionOrResult } from "../rust/std-types.js";
 import { type Token, tokenize } from "../tokens.js";
@@ -509,9 +509,6 @@ function inClosure(t: readonly Token[], pair: Int32Array, i: number, body: numbe
   }
   return closureBefore(t, pair, at, body);
 }
-
-/** Tokens after which a `|` or `||` opens a closure's parameters (an operand is expected there), not an `or`. */
-const CLOSURE_OPENERS: ReadonlySet<string> = new Set(["(", "[", "{", ",", "=", ";", "=>", "move", "return", "async", "}"]);
 
 /**
  * True when a closure's parameters (`|x|`, `||`, where an operand is expected) stand between `open`
