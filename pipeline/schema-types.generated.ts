@@ -340,7 +340,7 @@ export interface SiteFacts {
   exitInPath: boolean;
   /** True when a `return` or `?` lies in the function body before the outermost step of the path condition (a `break` or `continue` there ends a loop that does not hold the site; one in a closure or an `async` block leaves that, and is not counted). */
   exitBeforePath: boolean;
-  /** True when the site's function is `#[track_caller]`: a panic in it is reported at the line of its caller's call, not at the site. Absent otherwise. */
+  /** True when the site's function is `#[track_caller]` and no closure or `async` block between them holds the site: a panic in it is reported at the line of its caller's call, not at the site. Absent otherwise. */
   trackCaller?: true;
   /** Present (true) when the site is evaluated while compiling: inside a `const { … }` block, or the value of a `const` or `static` item. A failure there is rustc's error E0080 (`evaluation panicked: …`) when the crate is built, never a panic of a running program. */
   compileTime?: true;
@@ -390,7 +390,7 @@ export interface RecordFacts {
   exitInPath: boolean;
   /** True when a `return` or `?` lies in the function body before the outermost step of the path condition (a `break` or `continue` there ends a loop that does not hold the site; one in a closure or an `async` block leaves that, and is not counted). */
   exitBeforePath: boolean;
-  /** True when the site's function is `#[track_caller]`: a panic in it is reported at the line of its caller's call, not at the site. Absent otherwise. */
+  /** True when the site's function is `#[track_caller]` and no closure or `async` block between them holds the site: a panic in it is reported at the line of its caller's call, not at the site. Absent otherwise. */
   trackCaller?: true;
   /** Present (true) when the site is evaluated while compiling: inside a `const { … }` block, or the value of a `const` or `static` item. A failure there is rustc's error E0080 (`evaluation panicked: …`) when the crate is built, never a panic of a running program. */
   compileTime?: true;
@@ -472,6 +472,8 @@ export interface FunctionFact {
   implGenerics: string | null;
   /** The `let` statements at the top level of the function body before the site that bind without `mut` or `else` and whose value has no `?`, `.await`, jump or `&mut`, as written. Generated guards repeat those they need. */
   lets: string[];
+  /** Where some `let` at the top level of the body before the site is not among `lets` for its value alone (a `?`, `.await`, jump, `&mut`, `else`): every `let` there with a value and without `mut`, as written, in source order. The names they bind come from their values all the same: what a check reads is traced through them. Absent when they are `lets`. */
+  flowLets?: string[];
   /** The type of the enclosing `impl` block, or null. */
   implType: string | null;
   /** The trait the enclosing `impl` block implements, or null (then the function is inherent or free). */
@@ -635,7 +637,7 @@ export interface Maker {
   path: string;
   /** 1-based line of its `fn`. */
   line: number;
-  /** The public functions that reach it (itself first when it is one), as `facts.entryPoints` names them, at most three. */
+  /** The public functions that reach it (itself first when it is one) and may hand an error back (those returning nothing or `Self`, such as a `Drop::drop`, left out), as `facts.entryPoints` names them, at most three. */
   entryPoints: string[];
   /** True when it returns `Self` or its own type (`Error::custom`): it gives the error value itself, no `Result`; absent otherwise. */
   constructs?: true;
@@ -687,6 +689,8 @@ export interface DocQuote {
   summary: string;
   /** Its `# Panics` section, or null when it has none. */
   panics: string | null;
+  /** Its `# Errors` section (when the function returns the errors it lists). Absent when it has none. */
+  errors?: string;
   /** Its prose after the first paragraph, up to the first heading, and its `# Arguments` section: code blocks left out, at most 600 characters (cut at a sentence's end, `…` where cut). Absent when it has none. */
   details?: string;
 }

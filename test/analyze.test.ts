@@ -143,6 +143,15 @@ describe("golden facts and fields", () => {
     assert.deepEqual(offset.facts!.function?.mutableLets, ["offset"]);
     assert.doesNotMatch(offset.record.documentation!, /No parameter/);
     assert.match(offset.record.documentation!, /It reads `offset`, which the function binds with `let mut`/);
+    // `dst` is filled by the loop: a check of the function's own work, not of what `repeat` is given.
+    const repeat = cases.find((c) => c.name === "reading")!.envelopes.find((x) => x.record.lineNumber === 70)!;
+    assert.match(repeat.record.documentation!, /It reads `dst`, which the function binds with `let mut`/);
+    assert.doesNotMatch(repeat.record.solutions.join("\n"), /only with/);
+    // `owner` comes from the parameter `task` through a `let` with `?`: a check of what the caller passes.
+    const owner = cases.find((c) => c.name === "reading")!.envelopes.find((x) => x.record.lineNumber === 76)!;
+    assert.deepEqual(owner.facts!.function?.flowLets, ["let owner = (*task)?;"]);
+    assert.doesNotMatch(owner.record.documentation!, /No parameter/);
+    assert.match(owner.record.documentation!, /`task`/);
   });
 
   it("the frames fixture is told in the words of what each check tests", () => {

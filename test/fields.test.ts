@@ -620,11 +620,26 @@ describe("advice that fits where the panic happens", () => {
     assert.match(runtime.preventionTips.join("\n"), /RUST_BACKTRACE=1/);
   });
 
+  it("says that a backtrace of a panic in an async block shows what polls it", () => {
+    const start = fn({ name: "start", line: 110, visibility: null, params: [{ pattern: "jobs", type: "Vec<u8>" }], unchangedParams: ["jobs"] });
+    const conditions = [{ kind: "async-block" as const, line: 116, callee: "spawn" }, { kind: "if" as const, line: 117, condition: "jobs.is_empty()", holds: true }];
+    const f = analysisFields("panic", "no jobs", "src/pool.rs", 118, facts(start, { conditions, entryPoints: [] }), []);
+    const traced = [...f.solutions, ...f.preventionTips].filter((x) => /RUST_BACKTRACE/.test(x));
+    assert.ok(traced.length > 0);
+    for (const x of traced) assert.match(x, /the backtrace shows the calls of what polls it/);
+    const sync = analysisFields("panic", "no jobs", "src/pool.rs", 118, facts(start, { conditions: conditions.slice(1), entryPoints: [] }), []);
+    assert.doesNotMatch([...sync.solutions, ...sync.preventionTips].join("\n"), /polls/);
+  });
+
   it("does not tell the owner of `Drop::drop` to return an error", () => {
     const drop = fn({ name: "drop", line: 350, receiver: "&mut self", implType: "Guard", implTrait: "Drop" });
     const check = { kind: "assert" as const, line: 356, macro: "assert", condition: "self.count == 0" };
     const f = analysisFields("assert", "guard dropped with work left", "src/guard.rs", 356, facts(drop, { conditions: [check], entryPoints: [] }), []);
     assert.doesNotMatch(f.solutions.join("\n"), /return an error the caller can handle/);
+    // A check of the dropped value's state, in a drop users trigger: no advice to call it (E0040).
+    const state = analysisFields("assert", "guard dropped with work left", "src/guard.rs", 356, facts({ ...drop, visibility: null }, { conditions: [check], entryPoints: [entry("Guard::drop", ["Guard::drop"])] }), []);
+    assert.doesNotMatch(state.solutions.join("\n"), /call it/);
+    assert.match(state.solutions.join("\n"), /a state of the value being dropped: bring the value to a state for which `self\.count == 0` holds before it goes out of scope/);
   });
 
   it("says one arm before a match arm as that arm, and leaves a debug assertion's gate out of the build tips", () => {

@@ -124,10 +124,12 @@ describe("reading attributes", () => {
     assert.deepEqual(texts(metaOf(tokenize("cfg(all(test, unix))")).args), ["all", "(", "test", ",", "unix", ")"]);
   });
 
-  it("cfgPredicateText: a cfg attribute's predicate as written, white space collapsed", () => {
+  it("cfgPredicateText: a cfg attribute's predicate as written, white space and comments collapsed", () => {
     assert.equal(cfgPredicateText('#[cfg(feature = "std")]'), 'feature = "std"');
     assert.equal(cfgPredicateText("#![cfg(all(\n    unix,\n    test\n))]"), "all( unix, test )");
     assert.equal(cfgPredicateText("#[cfg()]"), "");
+    // Note: comments between the predicate's tokens are no part of it (tokio's util/mod.rs).
+    assert.equal(cfgPredicateText('#[cfg(any(\n    // io driver uses `WakeList`\n    feature = "net", /* or */ feature = "sync",\n))]'), 'any( feature = "net", feature = "sync", )');
     assert.equal(cfgPredicateText("#[cfg_attr(test, derive(Debug))]"), null);
     assert.equal(cfgPredicateText("#[test]"), null);
   });

@@ -122,6 +122,9 @@ describe("indexFile", () => {
     const [load, tail] = indexFile(text).functions;
     // Note: an `or` and a match arm's `|` are no closures: the uses after them are still the function's.
     const ors = indexFile(["fn g(a: bool, b: bool, k: Kind) -> Result<u8, E> {", "    if a || b { first()?; }", "    let n = match k { Kind::A | Kind::B => second()?, _ => 0 };", "    Ok(third(n)?)", "}"].join("\n")).functions[0]!;
+    // Note: `map`, `and_then`, `inspect_err` hand an error on as it is: the use is what follows them; `ok()` and `unwrap_or` are other uses.
+    const kept = indexFile(["fn h(&self) -> Result<M, String> {", "    let a = first().map(|x| x + 1)?;", "    second().inspect_err(|e| log(e)).and_then(check).unwrap();", "    let c = third().ok();", "    let d = fourth().unwrap_or(0);", "    self.build().map(|s| s.into())", "}"].join("\n")).functions[0]!;
+    assert.deepEqual(new Map(kept.uses), new Map<string, string>([["first", "?"], ["second", "unwrap"], [".inspect_err", "unwrap"], [".and_then", "unwrap"], ["self.build", "return"]]));
     assert.deepEqual(new Map(ors.uses), new Map<string, string>([["first", "?"], ["second", "?"], ["third", "?"]]));
     assert.deepEqual(new Map(load!.uses), new Map<string, string>([["read_all", "?"], ["Header::parse", "map_err"], [".map_err", "?"], ["self.check", "unwrap"], ["self.verify", "expect"], ["early", "return"], ["Store::assemble", "return"]]));
     // Note: `last(1)` closes the body, but its value is added to, not returned as it is.
@@ -406,6 +409,23 @@ describe("checks a path makes first and where a returned error goes, on a fixtur
     assert.equal(e.facts!.trackCaller, true);
     assert.match(e.record.documentation ?? "", /`at` is `#\[track_caller\]`: the `panicked at` line Rust prints names the line of the call of it, not this one\./);
     assert.equal(byMessage("max: cannot reduce an empty slice").facts!.trackCaller, undefined);
+    // Note: a closure is a function of its own: the attribute does not reach its panic, reported at the site.
+    assert.equal(byMessage("nonzero: a value is zero").facts!.trackCaller, undefined);
+    assert.doesNotMatch(byMessage("nonzero: a value is zero").record.documentation ?? "", /track_caller/);
+  });
+
+  it("follows a returned error through Result::map, and quotes the entry point's # Errors section", () => {
+    const e = byMessage("schedule: step must be greater than 0");
+    assert.deepEqual(e.facts!.entryPoints!.map((p) => [p.symbol, p.errorPath]), [["Schedule::init", ["return"]]]);
+    assert.deepEqual(e.facts!.docs?.filter((d) => d.of === "entry-point").map((d) => [d.symbol, d.errors]), [["Schedule::init", "An error is returned if `step` is 0."]]);
+    assert.match(e.record.triggerScenarios ?? "", /The docs of `Schedule::init` say under “# Errors”: “An error is returned if `step` is 0\.”/);
+    assert.match(e.record.solutions.join("\n"), /It comes back to you in the `Result` of `Schedule::init`/);
+  });
+
+  it("names no entry point that returns nothing as where a variant's text comes back (a Drop::drop)", () => {
+    const e = byMessage("pull: nothing left after {n} pulls");
+    assert.deepEqual(e.facts!.madeIn?.map((m) => [m.symbol, m.entryPoints]), [["Queue::pull", ["Queue::pull"]]]);
+    assert.doesNotMatch(e.record.solutions.join("\n"), /Queue::drop/);
   });
 
   it("reads each entry point's way up: passed on with ?, ended by an expect, unread in a closure", () => {

@@ -176,7 +176,8 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
     exitInPath: EXIT.test(inside),
     // Note: before the path's outermost step, only an exit of the function skips the site: a `break` or `continue` there ends a loop that does not hold it.
     exitBeforePath: FUNCTION_EXIT.test(code(text.slice(bodyStart, outerStart), true)),
-    ...(fn !== null && trackCaller(fn) ? { trackCaller: true as const } : {}),
+    // Note: a closure or an `async` block is a function of its own: `#[track_caller]` does not reach into it, so a panic there is reported at the site.
+    ...(fn !== null && trackCaller(fn) && !conditions.some((c) => c.kind === "closure" || c.kind === "async-block") ? { trackCaller: true as const } : {}),
     ...(compileTime ? { compileTime: true as const } : {}),
   };
 }
@@ -553,9 +554,11 @@ function checkCondition(chain: readonly ViewNode[], rule: Pick<Rule, "name" | "c
 
 /** What a function contributes to every site in it; read once per function and file. */
 interface FunctionInfo {
-  readonly base: Omit<FunctionFact, "lets" | "unchangedParams">;
+  readonly base: Omit<FunctionFact, "lets" | "flowLets" | "unchangedParams">;
   /** Plain `let` statements at the top of the body, with where they end. */
   readonly lets: readonly { readonly end: number; readonly text: string }[];
+  /** Every `let` with a value and without `mut` at the top of the body, in source order, with where it ends and whether it is among `lets`. */
+  readonly flow: readonly { readonly end: number; readonly text: string; readonly plain: boolean }[];
   /** The names `let mut` statements at the top of the body bind, with where each statement ends. */
   readonly mutable: readonly { readonly end: number; readonly names: readonly string[] }[];
   /** For each simple, non-`&mut` parameter: where the first `let` that may rebind it starts (Infinity: none). */
@@ -567,9 +570,11 @@ function describeFunction(fn: ViewNode, site: ViewNode): FunctionFact {
   const info = fn.memo("function", () => readFunction(fn));
   const at = site.start;
   const mutableLets = info.mutable.filter((l) => l.end <= at).flatMap((l) => l.names);
+  const flow = info.flow.filter((l) => l.end <= at);
   return {
     ...info.base,
     lets: info.lets.filter((l) => l.end <= at).map((l) => l.text),
+    ...(flow.every((l) => l.plain) ? {} : { flowLets: flow.map((l) => l.text) }),
     unchangedParams: [...info.rebound].filter(([, from]) => from >= at).map(([name]) => name),
     ...(mutableLets.length === 0 ? {} : { mutableLets }),
   };
@@ -633,7 +638,7 @@ function readFunction(fn: ViewNode): FunctionInfo {
       implTrait,
       traitName,
     },
-    ...(body === null ? { lets: [], mutable: [] } : plainLets(body, text)),
+    ...(body === null ? { lets: [], flow: [], mutable: [] } : plainLets(body, text)),
     rebound,
   };
 }
@@ -661,11 +666,12 @@ function letBinding(body: string, name: string): number {
  * value has no `?`, `.await`, jump, `&mut` or `unsafe`: a guard may repeat them. A site sees
  * those that end before it.
  */
-function plainLets(body: ViewNode, text: string): { lets: { end: number; text: string }[]; mutable: { end: number; names: string[] }[] } {
+function plainLets(body: ViewNode, text: string): { lets: { end: number; text: string }[]; flow: { end: number; text: string; plain: boolean }[]; mutable: { end: number; names: string[] }[] } {
   const out: { end: number; text: string }[] = [];
+  const flow: { end: number; text: string; plain: boolean }[] = [];
   const mutable: { end: number; names: string[] }[] = [];
   // Note: in a tree without errors each `let` statement starts with the keyword's text.
-  if (!body.view.hasError && !text.slice(body.start, body.end).includes("let")) return { lets: out, mutable };
+  if (!body.view.hasError && !text.slice(body.start, body.end).includes("let")) return { lets: out, flow, mutable };
   for (const s of namedChildSpans(body)) {
     if (s.type !== "let_declaration") continue;
     const stmt = text.slice(s.start, s.end);
@@ -675,10 +681,11 @@ function plainLets(body: ViewNode, text: string): { lets: { end: number; text: s
     if (/\bmut\b/.test(head)) mutable.push({ end: s.end, names: [...head.matchAll(/\bmut\s+(?:r#)?([A-Za-z_]\w*)/g)].map((m) => m[1]!) });
     if (eq < 0 || /\bmut\b/.test(stmt.slice(0, eq))) continue;
     const value = code(stmt.slice(eq + 1));
-    if (EXIT.test(value) || /\b(?:else|await|unsafe|async|loop|while|for)\b|&\s*mut\b|=>/.test(value)) continue;
-    out.push({ end: s.end, text: stmt });
+    const plain = !(EXIT.test(value) || /\b(?:else|await|unsafe|async|loop|while|for)\b|&\s*mut\b|=>/.test(value));
+    flow.push({ end: s.end, text: stmt, plain });
+    if (plain) out.push({ end: s.end, text: stmt });
   }
-  return { lets: out, mutable };
+  return { lets: out, flow, mutable };
 }
 
 /**

@@ -316,6 +316,14 @@ function withoutCatchUnwind(solution: string): string {
 /** Advice that needs the panic's place at run time: a backtrace, or the expanded code. */
 const RUN_TIME_TRACE = /RUST_BACKTRACE|cargo expand/;
 
+/** What a backtrace shows of a panic in an `async` block: what polls the future, not the call that made it. */
+const POLLED_TRACE = " The site is in an `async` block, though: it runs when the future the block makes is polled, so the backtrace shows the calls of what polls it (an executor's, on the thread that runs it), not necessarily the call of yours that made the future.";
+
+/** A solution or tip that sends the user to a backtrace, with what it shows of a site in an `async` block (`POLLED_TRACE`). */
+function withPolledTrace(solution: string): string {
+  return /RUST_BACKTRACE/.test(solution) ? `${solution}${POLLED_TRACE}` : solution;
+}
+
 /**
  * A solution or tip of a proc macro's panic without advice to read a backtrace or the expanded code: the
  * panic happens while rustc expands the macro, which prints no backtrace on stable (only nightly's
@@ -1005,7 +1013,10 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
       break;
     case "state":
       // Note: a method users do not call runs on values the crate's own code builds: no value of theirs to check.
-      solutions.push(users
+      // Note: no code calls `Drop::drop` (E0040): the value is dropped, in that state.
+      solutions.push(isDrop(fn)
+        ? `${callee} panics when ${decidingText}, a state of the value being dropped: bring the value to a state for which ${avoid} before it goes out of scope.`
+        : users
         ? `${callee} panics when ${decidingText}: call it only on values for which ${avoid}, or check that state first.`
         : `${callee} panics when ${decidingText}, a state of the value it is called on; users do not call ${callee}, and the symbol index finds no public function that reaches it: the crate's own code calls it on values it builds, so this points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)} or a use of it that it does not foresee. Run with \`RUST_BACKTRACE=1\` to see which call of yours led here, and report it with that.`);
       solutions.push(ownFix(fn, facts.crate, `${maintainers(facts.crate)}handle that case with an error value instead of a panic.`));
@@ -1090,13 +1101,15 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
   // Note: in a proc-macro crate, the tokens of `quote!` are the code the macro writes into its user's crate: a panic there happens when that code runs.
   const generated = facts.crateKind === "proc-macro" && (facts.macroPath ?? []).concat(facts.macro === null ? [] : [{ name: facts.macro, attribute: null }]).some((m) => QUOTING.has(m.name));
   const procMacro = facts.crateKind === "proc-macro" && !generated;
+  // Note: a site in an `async` block runs when the block's future is polled, maybe on another thread (a spawned task's).
+  const polled = facts.conditions.some((c) => c.kind === "async-block");
   if (procMacro) doc.push(procMacroNote(facts.crate, printedMessage(kind, message)));
   if (generated) doc.push(`${facts.crate === null ? "This crate" : code(facts.crate)} is a proc-macro crate, and the site is in the tokens it quotes: the macro writes this code into the crate that uses it, where it panics at run time when that code runs, not while compiling.`);
   return {
     documentation: doc.join(" "),
     triggerScenarios: trigger,
     commonSituations: situations.join(" "),
-    solutions: procMacro ? [...new Set(solutions.map(withoutCatchUnwind).map(withoutRunTimeTrace))] : solutions,
+    solutions: procMacro ? [...new Set(solutions.map(withoutCatchUnwind).map(withoutRunTimeTrace))] : polled ? solutions.map(withPolledTrace) : solutions,
     exampleFix,
     // Note: a proc macro's panic ends its user's build: the macro's input is what to change, nothing catches it.
     handlingStrategy: procMacro && strategy === "catch-unwind" ? "validate-input" : strategy,
@@ -1104,7 +1117,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
     typeGuard: guards.typeGuard,
     // Note: a proc macro's panic ends the user's compilation: there is no caller to catch it.
     tryCatchPattern: procMacro ? null : tryCatchPattern,
-    preventionTips: procMacro ? [...new Set(tips.map(withoutRunTimeTrace))] : tips,
+    preventionTips: procMacro ? [...new Set(tips.map(withoutRunTimeTrace))] : polled ? tips.map(withPolledTrace) : tips,
     tags: [...new Set(tags)],
     backgroundTag: backgroundOf(kind, strategy, framing, facts),
   };
@@ -1418,7 +1431,7 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
 /** The envelope with the analysis fields, facts and related ids filled in, and the repository's own words (`own`: its tests; words.ts); a new value. */
 export function analyzeEnvelope(envelope: Envelope, facts: RecordFacts, sameFunction: readonly Peer[], relatedIds: readonly string[], own?: OwnWords): Envelope {
   const first = envelope.occurrences[0]!;
-  const fields = withPanickedAt(envelope, facts, withOwnWords(analysisFields(first.kind, envelope.record.errorMessage, envelope.record.filePath, envelope.record.lineNumber, facts, sameFunction, envelope.record.errorClass, first.source), facts, own, envelope.record.errorMessage));
+  const fields = withPanickedAt(envelope, facts, withOwnWords(analysisFields(first.kind, envelope.record.errorMessage, envelope.record.filePath, envelope.record.lineNumber, facts, sameFunction, envelope.record.errorClass, first.source), facts, own, envelope.record.errorMessage, envelope.record.errorType === "error"));
   return withAnalysis(envelope, fields, facts, relatedIds);
 }
 

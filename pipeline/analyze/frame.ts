@@ -139,7 +139,7 @@ function namesBehind(fn: FunctionFact, facts: SiteFacts, names: readonly string[
     for (const b of binds) pending.delete(b);
     for (const r of readNames(c.kind === "match" ? (c.scrutinee ?? "") : (c.value ?? ""))) pending.add(r);
   }
-  follow(fn.lets);
+  follow(fn.flowLets ?? fn.lets);
   return new Set([...names, ...pending]);
 }
 
@@ -265,6 +265,8 @@ export function frameOf(kind: SiteKind, message: string, facts: SiteFacts): Fram
   //   of its own, or from `unimplemented!`, it marks a path not implemented.
   const rejectsRest = kind === "panic" && readsInput && last?.kind === "match" && isCatchAll(last.pattern ?? "") && (last.earlierArms ?? []).length > 0;
   if ((kind === "unimplemented" || (kind === "panic" && !rejectsRest)) && (message.trim() === "" ? kind === "unimplemented" : saysMissing(message))) return of("missing");
+  // Note: an assertion on a value the function binds with `let mut` and changes as it goes (`dst.len()` after the loop that fills `dst`) checks the function's own work: what the caller passes is behind it only through that work, which is not read here.
+  if (kind.includes("assert") && mutated.length > 0 && !effects) return of("invariant");
   // Note: in a binary, what a function checks comes from the program's own input (its command line, its files), which its user gives.
   if (readsInput && (facts as RecordFacts).crateKind === "bin") return of("input");
   if (readsInput) return of(!reachedByUsers(facts) ? "internal" : fn === undefined || calledByUsers(fn, facts as RecordFacts) ? "input" : "relayed");

@@ -201,14 +201,17 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
   const entryCache = new Map<number, ReturnType<SymbolIndex["entryPoints"]>>();
   const entriesOf = (node: SymbolNode) => entryCache.get(node.id) ?? entryCache.set(node.id, index.entryPoints(node)).get(node.id)!;
   const callerCache = new Map<number, readonly string[]>();
-  /** `RecordReach.madeIn` of an envelope: for a variant's `Display` text, the functions that build the variant. */
+  /**
+   * `RecordReach.madeIn` of an envelope: for a variant's `Display` text, the functions that build the variant.
+   * Note: each with the entry points that may hand it back: one returning nothing or `Self` (`Receiver::drop`) keeps no error to give.
+   */
   const madeIn = (e: Envelope): Maker[] => {
     const variant = e.record.errorClass;
     if (!DISPLAY_TEXTS.has(e.occurrences[0]!.kind) || variant == null) return [];
     // Note: a record's sites may be several types' texts (the same words in `oneshot::error::RecvError` and `watch::error::RecvError`): each site's type by its own file.
     const nodes = new Map<number, SymbolNode>();
     for (const path of new Set(e.occurrences.map((o) => o.filePath))) for (const n of index.makersOf(variant, path)) nodes.set(n.id, n);
-    return [...nodes.values()].slice(0, MAX_MAKERS).map((n) => ({ symbol: n.symbol, path: n.path, line: n.line, entryPoints: entriesOf(n).slice(0, MAX_MAKER_ENTRIES).map((x) => x.symbol), ...(n.fn?.returns === "self" ? { constructs: true as const } : {}) }));
+    return [...nodes.values()].slice(0, MAX_MAKERS).map((n) => ({ symbol: n.symbol, path: n.path, line: n.line, entryPoints: entriesOf(n).filter((x) => x.node === n || !(x.node.fn?.returns === "none" || x.node.fn?.returns === "self")).slice(0, MAX_MAKER_ENTRIES).map((x) => x.symbol), ...(n.fn?.returns === "self" ? { constructs: true as const } : {}) }));
   };
   // Whether every function of each key (`name` of a free function, `Type::name` of a method) outside test code is out of users' reach.
   let hiddenByKey: Map<string, boolean> | null = null;
@@ -362,7 +365,7 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
     if (target === null) return { entryPoints: [], docs: [], callers: [], reproductions: reproductionsOf(input, linked[i]!, []), example: null, ...kind };
     const entries = entriesOf(target);
     const documented: SymbolNode[] = [target, ...entries.map((x) => x.node).filter((n) => n.id !== target.id)];
-    const docs = documented.flatMap((n): DocQuote[] => (n.doc === null ? [] : [{ symbol: n.symbol, of: n === target ? "function" : "entry-point", summary: n.doc.summary, panics: n.doc.panics, ...(n.doc.details === undefined ? {} : { details: n.doc.details }) }]));
+    const docs = documented.flatMap((n): DocQuote[] => (n.doc === null ? [] : [{ symbol: n.symbol, of: n === target ? "function" : "entry-point", summary: n.doc.summary, panics: n.doc.panics, ...(n.doc.errors === undefined ? {} : { errors: n.doc.errors }), ...(n.doc.details === undefined ? {} : { details: n.doc.details }) }]));
     // Note: the type of the site's method says what values of it are for: the contract a check of `self` keeps.
     const owner = index.ownerDoc(target);
     if (owner !== null && owner.doc.summary !== "") docs.push({ symbol: owner.name, of: "type", summary: owner.doc.summary, panics: null, ...(owner.doc.details === undefined ? {} : { details: owner.doc.details }) });

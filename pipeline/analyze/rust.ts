@@ -200,8 +200,8 @@ const PANICKING_ONLY: ReadonlySet<string> = new Set(["unwrap", "expect", "unwrap
  * True when evaluating `src` may change state or panic: it calls a method of `EFFECT_METHODS`,
  * invokes a macro other than `matches!`, assigns (`=`, `+=`, …), borrows mutably or returns
  * early with `?`. A guard is written only from sources for which this is false.
- * `panics`: false to leave out the methods whose only effect is to panic (`unwrap()`), for asking
- * whether the world answers the value rather than whether evaluating it is safe.
+ * `panics`: false to leave out the methods whose only effect is to panic (`unwrap()`) and `?`, for
+ * asking whether the world answers the value rather than whether evaluating it is safe.
  */
 export function mayHaveEffects(src: string, panics = true): boolean {
   // Note: `#[cfg(feature = "x")]` on a repeated match arm is no assignment.
@@ -212,7 +212,8 @@ export function mayHaveEffects(src: string, panics = true): boolean {
     if (t.kind === "ident" && next === "(" && toks[i - 1]?.text === "." && EFFECT_METHODS.has(t.text) && !(ITERATOR_STEPS.has(t.text) && toks[i - 2]?.text === ")") && (panics || !PANICKING_ONLY.has(t.text))) return true;
     if (t.kind === "ident" && next === "!" && toks[i + 2]?.kind === "open" && t.text !== "matches") return true;
     if (t.kind === "ident" && t.text === "mut" && toks[i - 1]?.text === "&") return true;
-    return t.kind === "punct" && (t.text === "?" || /^(?:[-+*\/%^&|]|<<|>>)?=$/.test(t.text));
+    // Note: `?` leaves early with the value's own error: it changes nothing, and the world has no say in it.
+    return t.kind === "punct" && ((panics && t.text === "?") || /^(?:[-+*\/%^&|]|<<|>>)?=$/.test(t.text));
   });
 }
 

@@ -59,8 +59,8 @@ function entryPhrase(e: EntryPoint): string {
 /** What a `#[doc(hidden)]` module on the way down says of a public function in it. */
 const HIDDEN = " A `mod` declaration on the way down is `#[doc(hidden)]`, though: rustdoc leaves it out of the crate's documentation, the mark of code that is not part of the crate's public API.";
 
-/** `fields` with the docs' words, the entry points and the reproductions added to its prose, and an example fix from a test when one panics with the message. */
-export function withOwnWords<F extends Prose>(fields: F, facts: RecordFacts, own: OwnWords | undefined, message = ""): F {
+/** `fields` with the docs' words (a `returned` error's with their `# Errors` sections), the entry points and the reproductions added to its prose, and an example fix from a test when one panics with the message. */
+export function withOwnWords<F extends Prose>(fields: F, facts: RecordFacts, own: OwnWords | undefined, message = "", returned = false): F {
   const docs = facts.docs ?? [];
   const entries = facts.entryPoints ?? [];
   const documentation: string[] = [fields.documentation];
@@ -69,6 +69,7 @@ export function withOwnWords<F extends Prose>(fields: F, facts: RecordFacts, own
     if (mine.summary !== "") documentation.push(ended(`The docs of ${code(mine.symbol)} say: ${quote(mine.summary)}${mine.details === undefined ? "" : ` ${quote(mine.details)}`}`));
     else if (mine.details !== undefined) documentation.push(ended(`The docs of ${code(mine.symbol)} say: ${quote(mine.details)}`));
     if (mine.panics !== null) documentation.push(ended(`Under “# Panics” they say: ${quote(mine.panics)}`));
+    if (mine.errors !== undefined && returned) documentation.push(ended(`Under “# Errors” they say: ${quote(mine.errors)}`));
   }
   // Note: the type's docs speak for a function without docs of its own (a `Drop::drop`, a trait method's impl); one with its own docs is said in those.
   const type = mine === undefined ? docs.find((d) => d.of === "type") : undefined;
@@ -101,6 +102,8 @@ export function withOwnWords<F extends Prose>(fields: F, facts: RecordFacts, own
   // Note: an entry point that calls the site's function itself speaks of it in its section whatever the words.
   const direct = new Set(entries.filter((e) => e.via.length <= 2).map((e) => e.symbol));
   for (const d of docs) if (d.of === "entry-point" && d.panics !== null && (direct.has(d.symbol) || about(d.panics))) trigger.push(ended(`The docs of ${code(d.symbol)} say under “# Panics”: ${quote(d.panics)}`));
+  // Note: a returned error is what an entry point's `# Errors` section speaks of, where it passes the error on.
+  if (returned) for (const d of docs) if (d.of === "entry-point" && d.errors !== undefined && (direct.has(d.symbol) || about(d.errors))) trigger.push(ended(`The docs of ${code(d.symbol)} say under “# Errors”: ${quote(d.errors)}`));
   // Note: a test is said to reach the site and to expect a message the record's pattern accepts, not to raise this very record: several checks may print the text it expects.
   const reaching = (own?.reproductions ?? []).filter((r) => r.how === "should-panic-reached");
   const expecting = (own?.reproductions ?? []).filter((r) => r.how === "should-panic-text");

@@ -158,8 +158,10 @@ function mayMakeTestCode(path: readonly string[]): boolean {
 export function cfgPredicateText(attribute: string): string | null {
   const attr = readAttribute(attribute);
   if (attr === null || attr.args === null || attr.path.length !== 1 || attr.path[0] !== "cfg") return null;
-  const args = attr.args;
-  return args.length === 0 ? "" : attribute.slice(args[0]!.start, args.at(-1)!.end).replace(/\s+/g, " ");
+  // Note: the predicate is spelled from its tokens, one space where white space or a comment stood between two (tokio's `any(` lists hold `// …` lines).
+  let out = "";
+  for (const [k, t] of attr.args.entries()) out += (k > 0 && attr.args[k - 1]!.end < t.start ? " " : "") + attribute.slice(t.start, t.end);
+  return out;
 }
 
 /**

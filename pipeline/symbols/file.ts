@@ -32,10 +32,12 @@ export type CallFact = string;
  */
 export type ResultUse = "?" | "map_err" | "return" | "unwrap" | "expect";
 
-/** The doc comment of an item: its first paragraph and its `# Panics` section, as written (`///` and one space taken off). */
+/** The doc comment of an item: its first paragraph and its `# Panics` and `# Errors` sections, as written (`///` and one space taken off). */
 export interface DocFact {
   readonly summary: string;
   readonly panics: string | null;
+  /** Its `# Errors` section, as `panics`; absent when none. */
+  readonly errors?: string;
   /** The code of its first ```` ```should_panic ```` block (a doc test that panics), absent when none. */
   readonly example?: string;
   /** Its prose after the first paragraph up to the first heading, and its `# Arguments` section (`DocQuote.details`); absent when none. */
@@ -468,6 +470,9 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
   return { functions, macros: macros.map(({ types: aliases, ...m }) => (aliases!.length === 0 ? m : { ...m, types: aliases })), uses, reexports, modules, types, ...(typeDocs.length === 0 ? {} : { typeDocs }), ...(fields.length === 0 ? {} : { fields }), ...(hiddenFields.length === 0 ? {} : { hiddenFields }) };
 }
 
+/** The methods of `Result` (and `Option`) whose result holds the receiver's error unchanged when it is one. */
+const ERROR_KEEPING = new Set(["map", "and_then", "inspect", "inspect_err"]);
+
 /**
  * How the code uses the result of the call whose parentheses open at `open` (`ResultUse`), in a
  * body that closes at `bodyClose`; null for any other use.
@@ -476,6 +481,8 @@ function resultUse(t: readonly Token[], pair: Int32Array, name: number, open: nu
   if (t[open]?.text !== "(") return null;
   let k = pair[open]! + 1;
   if (t[k]?.text === "." && t[k + 1]?.text === "await") k += 2;
+  // Note: a combinator that hands an error on as it is (`Result::map`, `and_then`, `inspect`, `inspect_err`) leaves the use to what follows it: `self.build().map(|s| s.into())` returns build's error.
+  while (t[k]?.text === "." && ERROR_KEEPING.has(t[k + 1]?.text ?? "") && t[k + 2]?.text === "(") k = pair[k + 2]! + 1;
   const x = t[k];
   if (x === undefined) return null;
   if (x.text === "?") return "?";
@@ -726,7 +733,7 @@ function docLines(trivia: string): string {
   return out.join("\n");
 }
 
-/** A doc comment's first paragraph and `# Panics` section; null for an empty one. */
+/** A doc comment's first paragraph and its `# Panics` and `# Errors` sections; null for an empty one. */
 export function parseDoc(doc: string): DocFact | null {
   if (doc.trim() === "") return null;
   const lines = doc.split("\n");
@@ -738,20 +745,23 @@ export function parseDoc(doc: string): DocFact | null {
     }
     summary.push(line.trim());
   }
-  const at = lines.findIndex((l) => /^#+\s*Panics\s*$/i.test(l.trim()));
-  let panics: string | null = null;
-  if (at >= 0) {
-    // Note: the section's prose only, up to the next heading or code block (a doc test is kept as `example`).
-    const section: string[] = [];
-    for (const line of lines.slice(at + 1)) {
-      if (/^#+\s/.test(line.trim()) || line.trim().startsWith("```")) break;
-      section.push(line);
-    }
-    panics = section.join("\n").trim() || null;
-  }
+  const panics = docSection(lines, /^#+\s*Panics\s*$/i);
+  const errors = docSection(lines, /^#+\s*Errors\s*$/i);
   const fence = doc.match(/^```[^\n]*\bshould_panic\b[^\n]*\n([\s\S]*?)^```/m);
   const details = docDetails(lines, summary.length);
-  return { summary: summary.join(" "), panics, ...(fence === null ? {} : { example: fence[1]!.replace(/\n$/, "") }), ...(details === null ? {} : { details }) };
+  return { summary: summary.join(" "), panics, ...(errors === null ? {} : { errors }), ...(fence === null ? {} : { example: fence[1]!.replace(/\n$/, "") }), ...(details === null ? {} : { details }) };
+}
+
+/** The prose of a doc comment's section under the heading `heading` matches, up to the next heading or code block (a doc test is kept as `example`); null when it has none. */
+function docSection(lines: readonly string[], heading: RegExp): string | null {
+  const at = lines.findIndex((l) => heading.test(l.trim()));
+  if (at < 0) return null;
+  const section: string[] = [];
+  for (const line of lines.slice(at + 1)) {
+    if (/^#+\s/.test(line.trim()) || line.trim().startsWith("```")) break;
+    section.push(line);
+  }
+  return section.join("\n").trim() || null;
 }
 
 /**
