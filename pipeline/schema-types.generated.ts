@@ -643,6 +643,16 @@ export interface Maker {
   constructs?: true;
 }
 
+/** How users invoke a proc macro. */
+export interface ProcMacro {
+  /** `function` (`name!(…)`), `attribute` (`#[name]`, by the path its crate or a re-export gives it) or `derive` (`#[derive(Name)]`). */
+  kind: "function" | "attribute" | "derive";
+  /** For a derive: the name users derive (`Deserialize`). */
+  derives?: string;
+  /** For a derive: the helper attributes it reads (`serde` of `#[serde(…)]`), from its `attributes(…)`. */
+  helpers?: string[];
+}
+
 /** A public function a user calls that reaches the record's site, with the shortest call path the symbol index finds. */
 export interface EntryPoint {
   /** The function as a reader names it (`Tensor::narrow`, `check_shape`). */
@@ -653,6 +663,8 @@ export interface EntryPoint {
   line: number;
   /** The call path, the entry point first and the site's function last (`["Tensor::narrow", "TensorCheck::narrow"]`); one element when the site's function is itself public. */
   via: string[];
+  /** Where the entry point is a proc macro (a function of a proc-macro crate under `#[proc_macro]`, `#[proc_macro_attribute]` or `#[proc_macro_derive(…)]`): how users invoke it. Absent otherwise. */
+  procMacro?: ProcMacro;
   /** True when the entry point's function returns no `Result` (nothing, or `Self` or its own type): a returned error that reaches it goes no further as a value (it is handled there or panicked with, `.expect` printing its Debug form). Absent otherwise, also where its return type is not known. */
   noResult?: true;
   /** For a returned error: how each function of `via` but the last uses the result of its call of the next one, the entry point's first (`via.length - 1` items): `?` (`f(…)?`: passed on, converted by `From` where the error types differ), `map_err` (`f(…).map_err(…)?`: mapped into another error, then passed on), `return` (`f(…)` is the last expression of its body: returned as it is), `unwrap` or `expect` (`f(…).unwrap()`, `f(…).expect(…)`: a panic that prints the error's Debug form), null (used otherwise, or its calls of that name used in different ways). A reading of the tokens after each call; a `?` inside a closure passes the error to the closure's caller. Absent for other records, and where no link's use is read. */

@@ -403,10 +403,13 @@ describe("a check an entry point makes first", () => {
 
   it("is said in the trigger, with its message: where it rejects the same input, users meet it first", () => {
     const f = facts(kernel, { conditions: [check], entryPoints: [withFirst] });
-    const prose = withOwnWords(analysisFields("assert", "scatter_add: indices shape must match value shape", "src/gather.rs", 386, f, []), f, undefined);
+    const prose = withOwnWords(analysisFields("assert", "scatter_add: indices shape must match value shape", "src/gather.rs", 386, f, []), f, undefined, "scatter_add: indices shape must match value shape");
     assert.match(prose.triggerScenarios, /On the way, `Tensor::scatter` calls `TensorCheck::scatter` before `Float::scatter` \(in the order its code is written\), and `TensorCheck::scatter` raises panics of its own \(“Indices tensor shape should be the same as the value tensor shape\.”\): where it rejects the same input, a call of `Tensor::scatter` stops there first, with that message, and not here\./);
     const none = facts(kernel, { conditions: [check], entryPoints: [entry("Tensor::scatter", ["Tensor::scatter", "Float::scatter", "scatter_add"])] });
     assert.doesNotMatch(withOwnWords(analysisFields("assert", "scatter_add: indices shape must match value shape", "src/gather.rs", 386, none, []), none, undefined).triggerScenarios, /On the way/);
+    // A first check about other things (no word of the site's message, std's assertion prefix aside) is left to the facts.
+    const other = facts(kernel, { conditions: [check], entryPoints: [{ ...withFirst, checksFirst: [{ ...first, message: "assertion failed: !params.has_getter" }] }] });
+    assert.doesNotMatch(withOwnWords(analysisFields("assert", "assertion failed: fields[0].attrs.deserialize_with().is_none()", "src/gather.rs", 386, other, []), other, undefined, "assertion failed: fields[0].attrs.deserialize_with().is_none()").triggerScenarios, /On the way/);
   });
 
   it("says, of a first check whose message opens with the site's words, that by those words it checks the same (std's assertion prefix aside)", () => {
@@ -488,6 +491,19 @@ describe("a proc macro's panic as rustc shows it", () => {
     const ser = fn({ name: "serialize_body", line: 1290, visibility: null });
     const f = analysisFields("unreachable", "getter is only allowed for remote impls", "serde_derive/src/ser.rs", 1303, facts(ser, { crateKind: "proc-macro", crate: "serde_derive" }), []);
     assert.match(f.documentation, /`= help: message: internal error: entered unreachable code: getter is only allowed for remote impls`/);
+  });
+
+  it("names a derive entry point as users write it, and rustc's words for a derive's panic", () => {
+    const check = fn({ name: "check_flatten", line: 500, visibility: null, params: [{ pattern: "fields", type: "&[Field]" }], unchangedParams: ["fields"] });
+    const derive: EntryPoint = { ...entry("derive_deserialize", ["derive_deserialize", "expand", "check_flatten"]), procMacro: { kind: "derive", derives: "Deserialize", helpers: ["serde"] } };
+    const f0 = facts(check, { crateKind: "proc-macro", crate: "serde_derive", conditions: [{ kind: "assert", line: 518, macro: "assert", condition: "!has_flatten(fields)" }], entryPoints: [derive] });
+    const f = withOwnWords(analysisFields("assert", "maps do not support flatten fields", "serde_derive/src/de.rs", 518, f0, []), f0, undefined, "maps do not support flatten fields");
+    assert.match(f.documentation, /that user sees a compile error `error: proc-macro derive panicked` with `= help: message: maps do not support flatten fields`/);
+    assert.match(f.triggerScenarios, /Users reach it through `#\[derive\(Deserialize\)\]` \(the derive macro `derive_deserialize`, which reads the `#\[serde\(…\)\]` attributes of the item: `derive_deserialize → expand → check_flatten`/);
+    assert.match(f.solutions.join("\n"), /whether some item you derive `#\[derive\(Deserialize\)\]` for \(its fields and variants, and their `#\[serde\(…\)\]` attributes\) gets there/);
+    // With no entry point known, rustc's words for all three kinds.
+    const none = analysisFields("assert", "maps do not support flatten fields", "serde_derive/src/de.rs", 518, { ...f0, entryPoints: [] }, []);
+    assert.match(none.documentation, /`error: proc-macro derive panicked` for a derive, `error: custom attribute panicked` for an attribute, `error: proc macro panicked` for a function-like macro/);
   });
 });
 

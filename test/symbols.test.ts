@@ -131,6 +131,21 @@ describe("indexFile", () => {
     assert.equal(tail!.uses, undefined);
   });
 
+  it("reads how users invoke a proc macro: a derive's name and helper attributes, an attribute, a function-like macro", () => {
+    const text = [
+      "#[proc_macro_derive(Deserialize, attributes(serde))]",
+      "pub fn derive_deserialize(input: TokenStream) -> TokenStream { expand(input) }",
+      "/// The runtime's entry.",
+      "#[proc_macro_attribute]",
+      "pub fn main(args: TokenStream, item: TokenStream) -> TokenStream { item }",
+      "#[proc_macro]",
+      "pub fn select(input: TokenStream) -> TokenStream { input }",
+      "pub fn plain() {}",
+    ].join("\n");
+    assert.deepEqual(indexFile(text).functions.map((f) => [f.name, f.procMacro]), [["derive_deserialize", ["derive", "Deserialize", "serde"]], ["main", ["attribute"]], ["select", ["function"]], ["plain", undefined]]);
+    assert.equal(indexFile(text).functions[1]!.doc?.summary, "The runtime's entry.");
+  });
+
   it("reads the structs a function builds, by a plain or a module path, not a type, a declaration, a pattern or the prelude's variants", () => {
     const text = [
       "impl Recv {",

@@ -150,6 +150,8 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
   conditions.reverse();
   gates.reverse();
   if (tokenRoot !== null) gates.push(...tokenGates(tokenRoot, node.start));
+  // Note: a `macro_rules!` body is a token tree to the parser: the `match` arms and `if`s around the site are read from its tokens.
+  if (tokenRoot !== null && macro === "macro_rules" && fn === null) conditions.push(...tokenConditions(tokenRoot, node.start));
 
   const check = checkCondition(chain, rule, args);
   if (check !== null) conditions.push(check);
@@ -253,6 +255,158 @@ function tokenGates(root: ViewNode, at: number): string[] {
   // Note: the root's own group is the macro's arguments; its segments start at its opener.
   for (const f of frames.slice(1)) attributesAt(f.outer);
   if (frames.length > 0) attributesAt(frames.at(-1)!.seg);
+  return out;
+}
+
+/** A group of a token tree open around a point, as `tokenConditions` reads it. */
+interface TokenFrame {
+  /** Where the current statement, argument or arm starts at this level (a token index). */
+  seg: number;
+  /** The branch this group is the body of (`if`, `if let`, an `else`), if any. */
+  readonly branch: Condition | null;
+  /** The `if`/`if let` whose block closed last at this level, for an `else` after it. */
+  lastIf: Condition | null;
+  /** For a `match`'s body, or a `$( … )` repetition of arms in one: the match it holds arms of. */
+  readonly match: TokenMatch | null;
+  /** For a group that is an arm's value (`=> { … }`): the match it ends an arm of when it closes. */
+  readonly armOf: TokenMatch | null;
+}
+
+/** A `match` in a token tree: its scrutinee and line, its arms so far, and where the current arm's `=>` is. */
+interface TokenMatch {
+  readonly scrutinee: string;
+  readonly line: number;
+  readonly arms: MatchArm[];
+  armStart: number;
+  arrow: number;
+}
+
+/**
+ * The `match` arms and `if`/`if let`/`else` branches around offset `at` in a token tree (a
+ * `macro_rules!` body), outermost first, read from its tokens: a `match EXPR { … }` group's arms
+ * end at a `,` after their `=>`, at the `}` of a block value, or with a `$( … )*` repetition of
+ * arms (whose arms count as earlier ones, their metavariables as written). Loops and closures are
+ * not read (their bodies are groups like any other).
+ */
+function tokenConditions(root: ViewNode, at: number): Condition[] {
+  const text = root.view.text;
+  const base = root.start;
+  const tokens = root.memo("tokens", () => tokenize(text.slice(root.start, root.end)));
+  const src = (from: number, to: number) => (from > to ? "" : text.slice(base + tokens[from]!.start, base + tokens[to]!.end).replace(/\s+/g, " ").trim());
+  const lineAt = (k: number) => root.view.lineOf(base + tokens[k]!.start);
+  /** The first token from `from` to `to` (exclusive) at the depth of `from` that is `word`, or -1. */
+  const atTop = (from: number, to: number, word: string) => {
+    for (let k = from, depth = 0; k < to; k++) {
+      const x = tokens[k]!;
+      if (x.kind === "open") depth++;
+      else if (x.kind === "close") depth--;
+      else if (depth === 0 && x.text === word) return k;
+    }
+    return -1;
+  };
+  const arm = (m: TokenMatch, end: number): MatchArm => {
+    let from = m.armStart;
+    const attributes: string[] = [];
+    while (tokens[from]?.text === "#" && tokens[from + 1]?.text === "[") {
+      const k = Math.min(closerAfter(from + 1), end - 1);
+      attributes.push(src(from, k));
+      from = k + 1;
+    }
+    const guardAt = atTop(from, end, "if");
+    return guardAt < 0 ? { pattern: src(from, end - 1), guard: null, attributes } : { pattern: src(from, guardAt - 1), guard: src(guardAt + 1, end - 1), attributes };
+  };
+  /** The close token of the group that opens at `open`. */
+  const closerAfter = (open: number) => {
+    for (let k = open + 1, depth = 0; k < tokens.length; k++) {
+      if (tokens[k]!.kind === "open") depth++;
+      else if (tokens[k]!.kind === "close" && depth-- === 0) return k;
+    }
+    return tokens.length - 1;
+  };
+  /** The open token of the group that closes at `close`. */
+  const openerBefore = (close: number) => {
+    for (let k = close - 1, depth = 0; k >= 0; k--) {
+      if (tokens[k]!.kind === "close") depth++;
+      else if (tokens[k]!.kind === "open" && depth-- === 0) return k;
+    }
+    return 0;
+  };
+  const endArm = (m: TokenMatch, next: number) => {
+    if (m.arrow >= 0) m.arms.push(arm(m, m.arrow));
+    m.arrow = -1;
+    m.armStart = next;
+  };
+  const frames: TokenFrame[] = [];
+  for (let i = 0; i < tokens.length && tokens[i]!.start + base < at; i++) {
+    const t = tokens[i]!;
+    const top = frames.at(-1);
+    const m = top?.match ?? null;
+    if (t.kind === "open") {
+      if (top === undefined) {
+        frames.push({ seg: i + 1, branch: null, lastIf: null, match: null, armOf: null });
+        continue;
+      }
+      // Note: `$( … )*` among a match's arms holds arms of the same match.
+      if (t.text === "(" && tokens[i - 1]?.text === "$" && m !== null && m.arrow < 0) {
+        m.armStart = i + 1;
+        frames.push({ seg: i + 1, branch: null, lastIf: null, match: m, armOf: null });
+        continue;
+      }
+      let branch: Condition | null = null;
+      let match: TokenMatch | null = null;
+      if (t.text === "{") {
+        // Note: what opens the group is read back to the start of its statement, argument or arm value.
+        const lo = m !== null ? (m.arrow >= 0 ? m.arrow + 1 : i) : top.seg;
+        // Note: a group on the way back (`match ($a, $b) {`) is stepped over whole; a block's `}` ends the search (what precedes it is another statement's).
+        let k = i - 1;
+        while (k >= lo && tokens[k]!.text !== "}" && !(tokens[k]!.kind === "ident" && (tokens[k]!.text === "match" || tokens[k]!.text === "if" || tokens[k]!.text === "else")) && tokens[k]!.text !== "=>" && tokens[k]!.text !== ";" && tokens[k]!.text !== ",") k = tokens[k]!.kind === "close" ? openerBefore(k) - 1 : k - 1;
+        const word = k >= lo && tokens[k]!.kind === "ident" ? tokens[k]!.text : null;
+        if (word === "match") match = { scrutinee: src(k + 1, i - 1), line: lineAt(k), arms: [], armStart: i + 1, arrow: -1 };
+        else if (word === "if" && tokens[k + 1]?.text === "let") {
+          const eq = atTop(k + 2, i, "=");
+          if (eq > k + 2) branch = { kind: "if-let", line: lineAt(k), pattern: src(k + 2, eq - 1), value: src(eq + 1, i - 1), holds: true };
+        } else if (word === "if" && k < i - 1) branch = { kind: "if", line: lineAt(k), condition: src(k + 1, i - 1), holds: true };
+        else if (word === "else" && k === i - 1 && top.lastIf !== null) branch = { ...top.lastIf, holds: false };
+      }
+      frames.push({ seg: i + 1, branch, lastIf: null, match, armOf: m !== null && m.arrow === i - 1 ? m : null });
+      continue;
+    }
+    if (t.kind === "close") {
+      const done = frames.pop();
+      const outer = frames.at(-1);
+      if (done === undefined || outer === undefined) continue;
+      if (done.branch?.holds === true) outer.lastIf = done.branch;
+      if (done.armOf !== null) endArm(done.armOf, i + 1);
+      else if (done.match !== null && outer.match === done.match) {
+        // Note: after a repetition's `)` come its separator and `*`, `+` or `?`: the next arm starts after them.
+        let k = i + 1;
+        while (k < tokens.length && (tokens[k]!.text === "*" || tokens[k]!.text === "+" || tokens[k]!.text === "?" || tokens[k]!.text === ",")) k++;
+        endArm(done.match, k);
+      }
+      if (t.text === "}" && outer.match === null) outer.seg = i + 1;
+      continue;
+    }
+    if (m !== null) {
+      if (t.text === "=>" && m.arrow < 0) m.arrow = i;
+      else if (t.text === "," && m.arrow >= 0) endArm(m, i + 1);
+      else if (t.text === "," && m.armStart === i) m.armStart = i + 1;
+      continue;
+    }
+    if (top !== undefined && (t.text === ";" || t.text === ",")) {
+      top.seg = i + 1;
+      top.lastIf = null;
+    }
+  }
+  const out: Condition[] = [];
+  for (const [k, f] of frames.entries()) {
+    if (f.branch !== null) out.push(f.branch);
+    const m = f.match;
+    // Note: the site is in an arm's value once the arm's `=>` is behind it; a repetition of arms inside the body says it once, innermost.
+    if (m !== null && m.arrow >= 0 && frames[k + 1]?.match !== m) {
+      const own = arm(m, m.arrow);
+      out.push({ kind: "match", line: m.line, scrutinee: m.scrutinee, pattern: own.pattern, guard: own.guard, attributes: own.attributes, earlierArms: [...m.arms] });
+    }
+  }
   return out;
 }
 

@@ -18,7 +18,7 @@
  * the error returned, and that the caller handles it (`handle-error`); nothing of a panic's
  * containment (`catch_unwind`) or guards applies (`returnedFields`).
  */
-import type { Condition, EntryPoint, Envelope, FunctionFact, MessageSource, OtherSite, ParamFact, RecordFacts, SiteFacts, SiteKind } from "../schema-types.generated.js";
+import type { Condition, EntryPoint, Envelope, FunctionFact, MessageSource, OtherSite, ParamFact, ProcMacro, RecordFacts, SiteFacts, SiteKind } from "../schema-types.generated.js";
 import { FORMAT_TRAITS, optionOrResult, PRIMITIVE_TYPES, typeHead } from "../rust/index.js";
 import { MACRO_RULES, RULES } from "../rules/index.js";
 import { withoutValues } from "../message.js";
@@ -27,7 +27,7 @@ import { generateGuards, type Guards, NO_GUARDS } from "./guard.js";
 import { calledByUsers, conditionSource, frameOf, type Frame, type Framing, ERROR_HANDLERS, errorArm, isCatchAll, isDrop } from "./frame.js";
 import { boundNames, declaredKind, genericNames, isCopyType, settingsRead, singleName, headPaths, lastCall, letValue, lex, passesSelf, pathCalls, splitTopLevel, readNames, receiverKind, rustString, stdFailure, typeNames, wholeVariant } from "./rust.js";
 import { isStrLiteral, tokenize } from "../tokens.js";
-import { type OwnWords, withOwnWords } from "./words.js";
+import { list, type OwnWords, withOwnWords } from "./words.js";
 import { type PlaceFacts, withPlace } from "../workspace/place.js";
 
 type Strategy = "type-guard" | "validate-input" | "fix-invariant" | "implement-missing" | "catch-unwind" | "handle-error";
@@ -273,9 +273,34 @@ function printedMessage(kind: SiteKind, message: string): string {
 }
 
 /** What a panic in a proc-macro crate is to its users: an error of their compilation, with the message as rustc's help line. */
-function procMacroNote(crate: string | null, message: string): string {
-  return `${crate === null ? "This crate" : code(crate)} is a proc-macro crate: the panic happens inside rustc while it expands the macro in a user's crate, and that user sees a compile error (\`error: proc-macro derive panicked\` for a derive, \`error: custom attribute panicked\` for an attribute, \`error: proc macro panicked\` for a function-like macro) with \`= help: message: ${quoteMessage(message).slice(1, -1)}\`; no run-time code of theirs can catch it.`;
+function procMacroNote(crate: string | null, message: string, facts: RecordFacts): string {
+  const help = `\`= help: message: ${quoteMessage(message).slice(1, -1)}\``;
+  // Note: where every entry point found is a macro of one kind, rustc's words for that kind; else the three.
+  const kinds = [...new Set((facts.entryPoints ?? []).map((e) => e.procMacro?.kind ?? null))];
+  const one = kinds.length === 1 && kinds[0] !== null ? PROC_MACRO_ERROR[kinds[0]!] : null;
+  const error = one !== null ? `a compile error \`${one}\` with ${help}` : `a compile error (\`${PROC_MACRO_ERROR.derive}\` for a derive, \`${PROC_MACRO_ERROR.attribute}\` for an attribute, \`${PROC_MACRO_ERROR.function}\` for a function-like macro) with ${help}`;
+  return `${crate === null ? "This crate" : code(crate)} is a proc-macro crate: the panic happens inside rustc while it expands the macro in a user's crate, and that user sees ${error}; no run-time code of theirs can catch it.`;
 }
+
+/**
+ * The input of the proc macro that reaches the site, as users write it: the item they derive with
+ * `#[derive(Deserialize)]` (and its `#[serde(…)]` attributes), where every entry point found is one
+ * derive; else the macro's input in general.
+ */
+function macroInput(facts: RecordFacts): string {
+  const macros = [...new Map((facts.entryPoints ?? []).flatMap((e) => (e.procMacro === undefined ? [] : [[e.symbol, e.procMacro] as const]))).values()];
+  const derives = [...new Set(macros.filter((p) => p.kind === "derive" && p.derives !== undefined).map((p) => p.derives!))];
+  if (macros.length === 0 || derives.length !== macros.length || macros.length > 3) return "input of the macro (the item it is applied to, its attributes)";
+  const helpers = [...new Set(macros.flatMap((p) => p.helpers ?? []))];
+  return `item you derive ${list(derives.map((d) => code(`#[derive(${d})]`)))} for${helpers.length === 0 ? "" : ` (its fields and variants, and their ${list(helpers.map((h) => code(`#[${h}(…)]`)))} attributes)`}`;
+}
+
+/** The first line of rustc's error for a proc macro that panics, by the macro's kind. */
+const PROC_MACRO_ERROR: Readonly<Record<ProcMacro["kind"], string>> = {
+  derive: "error: proc-macro derive panicked",
+  attribute: "error: custom attribute panicked",
+  function: "error: proc macro panicked",
+};
 
 /**
  * For a panic that formats an error value (`RecordFacts.forwards`): where that value comes from
@@ -451,11 +476,6 @@ function quoteMessage(m: string): string {
 /** True when the record's crate is a proc-macro crate (`facts.crateKind`, when the facts hold it): its panics are compile errors. */
 function inProcMacro(facts: RecordFacts): boolean {
   return (facts as { crateKind?: unknown }).crateKind === "proc-macro";
-}
-
-/** `a`, `a` and `b`, `a`, `b` and `c`. */
-function list(items: readonly string[]): string {
-  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }
 
 /**
@@ -854,6 +874,8 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
   const gates = gatesText(compileGates);
   const runsOnly = debugRun ? ` Its ${DEBUG_RUN}.` : "";
   const steps = facts.conditions.map((c) => describeCondition(c, facts));
+  /** True for a site in a `macro_rules!` body with `match` arms or `if`s read from its tokens around it (after the macro's own arm). */
+  const tokenRead = facts.macro === "macro_rules" && facts.conditions.some((c, k) => k > 0 && facts.conditions[k - 1]!.kind === "macro-rule" && (c.kind === "match" || c.kind === "if" || c.kind === "if-let"));
   const deciding = framing.deciding.map((c) => describeCondition(c, facts));
   const inputs = inputsOf(framing, fn);
   const names = list([...framing.params, ...framing.generics, ...framing.configFields].map(code));
@@ -878,7 +900,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
   if (kind === "todo") doc.push("`todo!` marks code that is not written yet: reaching it always panics.");
   if (kind === "unimplemented" && framing.frame === "missing") doc.push("`unimplemented!` marks a path the code does not implement: reaching it always panics.");
   if (kind === "unreachable") doc.push("`unreachable!` states that the author holds this point unreachable: reaching it means an assumption of the code does not hold, a bug of the crate or a use it does not foresee, not an argument the message names.");
-  if (facts.macro === "macro_rules") doc.push("It sits in a `macro_rules!` body: every expansion through its arm contains it. The body is read as tokens, so the conditions around the site inside it (in the excerpt) are not analysed here.");
+  if (facts.macro === "macro_rules") doc.push(tokenRead ? `It sits in a \`macro_rules!\` body: every expansion through its arm contains it. The body is read as tokens: its \`match\` arms and \`if\`s around the site are read from them, other code (loops, closures, what the metavariables stand for) is not.` : "It sits in a `macro_rules!` body: every expansion through its arm contains it. The body is read as tokens, so the conditions around the site inside it (in the excerpt) are not analysed here.");
   else if (inMacro !== null) doc.push(`It sits in the tokens of ${inMacro}: the code made from those tokens raises it. Those tokens are not analysed as code here, so when that code runs is not worked out (read the excerpt).`);
   if (steps.length > 0 && facts.macro === "macro_rules") doc.push(`Expansions contain it when ${cond}.`);
   else if (steps.length > 0 && tokenTree) {
@@ -908,7 +930,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
   const subject = fn === undefined ? (facts.items.length > 0 ? `In ${code(itemPath(facts))}` : "Here") : `In ${fnName}`;
   const call = fn === undefined ? null : code(callOf(fn));
   const pathTrigger = facts.macro === "macro_rules"
-    ? `${subject}: expansions contain it when ${steps.length > 0 ? cond : "the macro is invoked"}; the conditions inside the macro's body are not analysed here (read the excerpt).`
+    ? `${subject}: expansions contain it when ${steps.length > 0 ? cond : "the macro is invoked"}; ${tokenRead ? "of the code inside the macro's body, only the `match` arms and `if`s are read (read the excerpt for the rest)" : "the conditions inside the macro's body are not analysed here (read the excerpt)"}.`
     : tokenTree
     ? `${reachSteps.length > 0 ? `${subject}, ${inMacro} is reached with the site's tokens when ${reachSteps.join(", then ")}` : `${subject}, in the tokens of ${inMacro}`}; the conditions of the code made from those tokens are not analysed here (read the excerpt).`
     : framing.frame === "input" && users && call !== null && decidingText !== null
@@ -932,7 +954,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
   const tips: string[] = [];
   if (facts.macro !== null) {
     // Note: in another macro's tokens the conditions of the code that panics are not in the tree.
-    solutions.push(`The panic is in code made from ${facts.macro === "macro_rules" ? `\`macro_rules! ${facts.items.at(-1)?.name ?? ""}\`` : `the tokens of ${inMacro}`}: read the expanded code (e.g. with \`cargo expand\`) for the conditions that lead to it.`);
+    solutions.push(`The panic is in code made from ${facts.macro === "macro_rules" ? `\`macro_rules! ${facts.items.at(-1)?.name ?? ""}\`` : `the tokens of ${inMacro}`}${tokenRead ? `, raised when ${cond}: read the expanded code (e.g. with \`cargo expand\`) for what the invocation's metavariables make of that` : ": read the expanded code (e.g. with `cargo expand`) for the conditions that lead to it"}.`);
     // Note: a `todo!`/`unimplemented!` there always panics once reached, and an `unreachable!` claims no input gets there: no input of theirs to check.
     if (kind === "todo" || kind === "unimplemented") tips.push("Before relying on the code the macro writes, check which cases it implements.");
     else if (kind !== "unreachable") tips.push("Check the inputs of code generated by macros as you would check the macro's own arguments.");
@@ -994,7 +1016,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
         break;
       }
       if (inProcMacro(facts)) {
-        solutions.push(`${callee} is reached only through other functions of ${facts.crate === null ? "the crate" : code(facts.crate)}, from the macro's expansion: whether some input of the macro (the item it is applied to, its attributes) gets there with what fails the check is not worked out here. If your input is valid by the macro's docs, this points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)}: report it with that input.`);
+        solutions.push(`${callee} is reached only through other functions of ${facts.crate === null ? "the crate" : code(facts.crate)}, from the macro's expansion: whether some ${macroInput(facts)} gets there with what fails the check is not worked out here. If your input is valid by the macro's docs, this points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)}: report it with that input.`);
         break;
       }
       solutions.push(`${callee} is reached only through other functions of ${facts.crate === null ? "the crate" : code(facts.crate)}: run with \`RUST_BACKTRACE=1\` to see which call of yours led here, and read that call's docs for the input it accepts.`);
@@ -1103,7 +1125,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
   const procMacro = facts.crateKind === "proc-macro" && !generated;
   // Note: a site in an `async` block runs when the block's future is polled, maybe on another thread (a spawned task's).
   const polled = facts.conditions.some((c) => c.kind === "async-block");
-  if (procMacro) doc.push(procMacroNote(facts.crate, printedMessage(kind, message)));
+  if (procMacro) doc.push(procMacroNote(facts.crate, printedMessage(kind, message), facts));
   if (generated) doc.push(`${facts.crate === null ? "This crate" : code(facts.crate)} is a proc-macro crate, and the site is in the tokens it quotes: the macro writes this code into the crate that uses it, where it panics at run time when that code runs, not while compiling.`);
   return {
     documentation: doc.join(" "),
@@ -1377,7 +1399,7 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
     ...mapping.slice(0, 2).map(({ e, route }) => `Through ${code(e.symbol)} (${route.written}), ${code(route.at!)} turns it into another error with \`.map_err(…)\` and passes that on: what comes back in the \`Result\` of ${code(e.symbol)} is that error (whether it keeps this text is not worked out here).`),
   ];
   const solutions = macroCrate
-    ? ["Change the macro's input (the item it is applied to, its attributes) so that its expansion does not make this error."]
+    ? [`Change the ${macroInput(facts)} so that its expansion does not make this error.`]
     : panicker !== undefined
     ? [`It reaches your code as a panic of ${code(panicker.symbol)}, not as a \`Result\`: there is no error value to match. Avoid the case${steps.length > 0 ? ` (${steps.join(", then ")})` : ""}${publicCallers(facts)}; the docs quoted above, where there are any, say when it happens.`]
     : unreached
@@ -1418,7 +1440,8 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
     commonSituations: situations.join(" "),
     solutions,
     exampleFix: null,
-    handlingStrategy: "handle-error",
+    // Note: a proc macro's error ends its user's build as a compile error: no value of theirs to handle, the macro's input is what to change.
+    handlingStrategy: macroCrate ? "validate-input" : "handle-error",
     validationCode: null,
     typeGuard: null,
     tryCatchPattern: null,

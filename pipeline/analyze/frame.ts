@@ -168,10 +168,10 @@ function configFieldsOf(src: string, fn: FunctionFact | undefined): string[] {
   return [...out].sort();
 }
 
-/** True for a `match` arm pattern that takes every value left (`_`, a binding). */
+/** True for a `match` arm pattern that takes every value left (`_`, a binding, a tuple of those: `(_, _)`). */
 export function isCatchAll(pattern: string): boolean {
   const p = pattern.trim();
-  return p === "_" || /^[a-z_]\w*$/.test(p);
+  return p === "_" || /^[a-z_]\w*$/.test(p) || /^\(\s*(?:_|[a-z_]\w*)(?:\s*,\s*(?:_|[a-z_]\w*))*\s*,?\s*\)$/.test(p);
 }
 
 /** True when the message says the path is not implemented or not supported. */

@@ -18,6 +18,7 @@ import { boundNames, closureParam, errBinding, formattedNames, lastCall, lastLet
 import { typeHead } from "../rust/index.js";
 import type { CheckFirst, Condition, DocQuote, EntryPoint as EntryPointFact, Envelope, Forwarded, Maker, PanickedWith, Reproduction, SiteFacts } from "../schema-types.generated.js";
 import { type PanicTest, recordsExpecting } from "../symbols/tests.js";
+import type { ProcMacro } from "../symbols/file.js";
 import type { SymbolIndex, SymbolNode } from "../symbols/index.js";
 
 /** What the index says of one record. */
@@ -381,7 +382,7 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
         const gives = x.node.fn?.returns;
         // Note: for a returned error, how each function of the path uses the next one's `Result`.
         const uses = returned ? x.chain.slice(0, -1).map((id, k) => index.resultUse(index.nodes[id]!, index.nodes[x.chain[k + 1]!]!)) : [];
-        return { symbol: x.symbol, path: x.path, line: x.line, via: [...x.via], confidence: x.confidence, ...(x.through.length === 0 ? {} : { through: [...x.through] }), ...(first.length === 0 ? {} : { checksFirst: first }), ...(x.carries.length === 0 ? {} : { carries: x.carries.map(([a, b]) => [a, b] as [string, string]) }), ...(gives === "self" || gives === "none" ? { noResult: true as const } : {}), ...(uses.some((u) => u !== null) ? { errorPath: uses } : {}) };
+        return { symbol: x.symbol, path: x.path, line: x.line, via: [...x.via], confidence: x.confidence, ...(x.through.length === 0 ? {} : { through: [...x.through] }), ...(first.length === 0 ? {} : { checksFirst: first }), ...(x.carries.length === 0 ? {} : { carries: x.carries.map(([a, b]) => [a, b] as [string, string]) }), ...(gives === "self" || gives === "none" ? { noResult: true as const } : {}), ...(uses.some((u) => u !== null) ? { errorPath: uses } : {}), ...procMacroOf(x.node.fn?.procMacro) };
       }),
       docs,
       ...fallibleFacts(entries, target),
@@ -455,4 +456,11 @@ function reproductionsOf(input: SymbolsInput, links: readonly { test: PanicTest;
   }
   for (const n of docTests) out.push({ path: n.path, line: n.line, name: n.symbol, permalink: permalink(input.repo, input.sha, n.path, n.line), expected: null, how: "doc-test" });
   return out.slice(0, MAX_REPRODUCTIONS);
+}
+
+/** `EntryPoint.procMacro` of a function's `FunctionSymbol.procMacro`, as a spread (nothing for a function that is no proc macro). */
+function procMacroOf(p: ProcMacro | undefined): { procMacro?: NonNullable<EntryPointFact["procMacro"]> } {
+  if (p === undefined) return {};
+  const [kind, derives, ...helpers] = p;
+  return { procMacro: { kind, ...(derives === undefined ? {} : { derives }), ...(helpers.length === 0 ? {} : { helpers }) } };
 }

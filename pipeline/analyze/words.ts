@@ -5,7 +5,7 @@
  * trigger the record, and the body of one as the "before" of an example fix. Pure: the fields
  * `fields.ts` wrote and the record's facts in, the fields with these sentences added out.
  */
-import type { CheckFirst, DocQuote, EntryPoint, RecordFacts, Reproduction } from "../schema-types.generated.js";
+import type { CheckFirst, DocQuote, EntryPoint, ProcMacro, RecordFacts, Reproduction } from "../schema-types.generated.js";
 import { conditionSource, isDrop } from "./frame.js";
 import type { RecordReach } from "./reach.js";
 
@@ -48,12 +48,29 @@ export const HOW_SURE: Readonly<Record<EntryPoint["confidence"], string>> = {
   name: "a call matched by the method's or function's name alone",
 };
 
-/** An entry point as a phrase: its name, and the path to the site's function when it is another. */
+/** An entry point as a phrase: its name (a proc macro's as users invoke it), and the path to the site's function when it is another. */
 function entryPhrase(e: EntryPoint): string {
+  if (e.procMacro !== undefined) return macroPhrase(e, e.procMacro);
   if (e.via.length <= 1) return code(e.symbol);
   const through = (e.through ?? []).map(code);
   const how = e.confidence === "type-parameter" && through.length > 0 ? `through a type parameter: any implementation of ${through.length === 1 ? through[0] : `${through.slice(0, -1).join(", ")} and ${through.at(-1)}`}` : HOW_SURE[e.confidence];
   return `${code(e.symbol)} (${code(e.via.join(" → "))}, ${how})`;
+}
+
+/** A proc macro entry point as users invoke it (`#[derive(Deserialize)]`), then the macro's function and the path from it. */
+function macroPhrase(e: EntryPoint, p: ProcMacro): string {
+  const name = e.symbol.slice(e.symbol.lastIndexOf("::") + 1);
+  const written = p.kind === "derive" ? `#[derive(${p.derives ?? "…"})]` : p.kind === "attribute" ? `#[${name}]` : `${name}!(…)`;
+  const helpers = p.helpers === undefined ? "" : `, which reads the ${list(p.helpers.map((h) => code(`#[${h}(…)]`)))} attributes of the item`;
+  const kind = p.kind === "derive" ? "derive" : p.kind === "attribute" ? "attribute" : "function-like";
+  const path = e.via.length <= 1 ? "" : `: ${code(e.via.join(" → "))}, ${HOW_SURE[e.confidence]}`;
+  const named = p.kind === "attribute" ? ", by the path its crate or a re-export gives it" : "";
+  return `${code(written)} (the ${kind} macro ${code(e.symbol)}${named}${helpers}${path})`;
+}
+
+/** `a`, `a` and `b`, `a`, `b` and `c`. */
+export function list(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }
 
 /** What a `#[doc(hidden)]` module on the way down says of a public function in it. */
@@ -87,7 +104,8 @@ export function withOwnWords<F extends Prose>(fields: F, facts: RecordFacts, own
   if (sure.length > 0) trigger.push(`Users reach it through ${sure.map(entryPhrase).join("; ")}.`);
   // Note: a check the path makes first, of a function with panics of its own: where it rejects the same input, the user meets that one.
   const firsts = new Map<string, { entry: string; check: CheckFirst }>();
-  for (const e of sure) for (const c of e.checksFirst ?? []) if (!firsts.has(c.callee)) firsts.set(c.callee, { entry: e.symbol, check: c });
+  // Note: only a check whose message shares a word with the site's (std's assertion prefix aside) is said: one about other things (`!params.has_getter` before a check of `deserialize_with`) tells the user nothing of this panic.
+  for (const e of sure) for (const c of e.checksFirst ?? []) if (!firsts.has(c.callee) && sharesWords(c.message, message)) firsts.set(c.callee, { entry: e.symbol, check: c });
   for (const { entry, check } of [...firsts.values()].slice(0, 2)) {
     // Note: a message that opens with the same words as the site's says, in the repository's words, that the earlier check tests the same thing: a reading of the words, not of the conditions.
     const same = sameOpening(check.message, message);
@@ -123,6 +141,13 @@ function sameOpening(a: string, b: string): boolean {
   let n = 0;
   while (n < x.length && n < y.length && x[n] === y[n]) n++;
   return n >= 5;
+}
+
+/** Whether two messages share a content word (`contentWords`), std's assertion prefixes and the holes left out. */
+function sharesWords(a: string, b: string): boolean {
+  const words = (m: string) => contentWords(m.replace(/^assertion (?:failed:|`left [=!]= right` failed:?)\s*/, "").replace(/\{[^{}]*\}/g, " "));
+  const x = words(b);
+  return [...words(a)].some((w) => x.has(w));
 }
 
 /** English words too common to tie two texts together (no repository's words). */

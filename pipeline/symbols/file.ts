@@ -32,6 +32,9 @@ export type CallFact = string;
  */
 export type ResultUse = "?" | "map_err" | "return" | "unwrap" | "expect";
 
+/** How users invoke a proc macro: `function` (`name!(…)`), `attribute` (`#[name]`), or `derive` with the name users derive and its helper attributes (`#[derive(Deserialize)]`, `#[serde(…)]`). */
+export type ProcMacro = readonly [kind: "function" | "attribute" | "derive", derived?: string, ...helpers: string[]];
+
 /** The doc comment of an item: its first paragraph and its `# Panics` and `# Errors` sections, as written (`///` and one space taken off). */
 export interface DocFact {
   readonly summary: string;
@@ -82,6 +85,8 @@ export interface FunctionSymbol {
   /** The traits its type parameters are bound by, its own and its `impl`'s (`B: FusionBackend`, `where R: Runtime`), by their last segment; absent when none. */
   readonly bounds?: readonly (readonly [param: string, traits: readonly string[]])[];
   readonly doc?: DocFact;
+  /** For a function a proc-macro attribute makes a macro (`#[proc_macro_derive(Deserialize, attributes(serde))]`): its kind, then for a derive the name users derive and its helper attributes. Absent for others. */
+  readonly procMacro?: ProcMacro;
   readonly calls: readonly CallFact[];
   /** The 1-based line of the first call of each of `calls`, in the same order; absent when it makes none. */
   readonly callLines?: readonly number[];
@@ -293,6 +298,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
         ...(named.length === 0 ? {} : { params: named }),
         ...(head.expected === undefined ? {} : { expected: head.expected }),
         ...(head.doc === undefined ? {} : { doc: head.doc }),
+        ...(head.procMacro === undefined ? {} : { procMacro: head.procMacro }),
       };
       if (t[j]!.text === ";") {
         functions.push({ ...fn, endLine: lineOf(t[j]!.start), calls: [] });
@@ -669,7 +675,7 @@ function takesSelf(t: readonly Token[], open: number): boolean {
 }
 
 /** What precedes an item's keyword: its visibility, its outer attributes (test-ness, `should_panic`) and its doc comment. */
-function itemHead(text: string, t: readonly Token[], pair: Int32Array, at: number): { visibility: string | null; test: boolean; expected?: string; doc?: DocFact } {
+function itemHead(text: string, t: readonly Token[], pair: Int32Array, at: number): { visibility: string | null; test: boolean; expected?: string; doc?: DocFact; procMacro?: ProcMacro } {
   let j = at - 1;
   let visibility: string | null = null;
   while (j >= 0) {
@@ -687,6 +693,7 @@ function itemHead(text: string, t: readonly Token[], pair: Int32Array, at: numbe
   }
   let test = false;
   let expected: string | undefined;
+  let procMacro: ProcMacro | undefined;
   const docs: string[] = [];
   let end = j + 1 < t.length ? t[j + 1]!.start : text.length;
   // Outer attributes, last first; the doc comment lines in the trivia between them.
@@ -703,12 +710,35 @@ function itemHead(text: string, t: readonly Token[], pair: Int32Array, at: numbe
       test = true;
       const literal = t.slice(open + 2, j).find((x) => x.kind === "string");
       expected = literal === undefined ? "" : (decodeStringLiteral(literal.text) ?? "");
-    } else if (TEST_MARKS.has(t[j - 1]?.text ?? "") && (t[j - 2]?.text === "[" || t[j - 2]?.text === "::") || isTestAttribute(attribute, false)) test = true;
+    } else if (PROC_MACRO_KINDS.has(name) && t[open + 2]?.text !== "::") procMacro = procMacroOf(name, t, pair, open + 2);
+    else if (TEST_MARKS.has(t[j - 1]?.text ?? "") && (t[j - 2]?.text === "[" || t[j - 2]?.text === "::") || isTestAttribute(attribute, false)) test = true;
     end = t[open - 1]!.start;
     j = open - 2;
   }
   const doc = docs.length === 0 ? null : parseDoc(docs.reverse().join("\n"));
-  return { visibility, test, ...(expected === undefined ? {} : { expected }), ...(doc === null ? {} : { doc }) };
+  return { visibility, test, ...(expected === undefined ? {} : { expected }), ...(doc === null ? {} : { doc }), ...(procMacro === undefined ? {} : { procMacro }) };
+}
+
+/** The attributes that make a function of a proc-macro crate a macro, and the kind each makes. */
+const PROC_MACRO_KINDS: ReadonlyMap<string, ProcMacro[0]> = new Map([
+  ["proc_macro", "function"],
+  ["proc_macro_attribute", "attribute"],
+  ["proc_macro_derive", "derive"],
+]);
+
+/** `FunctionSymbol.procMacro` of the attribute `name` whose arguments (if any) open at `args`: a derive's name and helper attributes (`proc_macro_derive(Deserialize, attributes(serde))`). */
+function procMacroOf(name: string, t: readonly Token[], pair: Int32Array, args: number): ProcMacro {
+  const kind = PROC_MACRO_KINDS.get(name)!;
+  if (kind !== "derive" || t[args]?.text !== "(") return [kind];
+  const close = pair[args]!;
+  const derived = t[args + 1]?.kind === "ident" ? t[args + 1]!.text : null;
+  const helpers: string[] = [];
+  for (let k = args + 2; k < close; k++) {
+    if (t[k]!.text !== "attributes" || t[k + 1]?.text !== "(") continue;
+    for (let h = k + 2; h < pair[k + 1]!; h++) if (t[h]!.kind === "ident") helpers.push(t[h]!.text);
+    break;
+  }
+  return derived === null ? [kind] : [kind, derived, ...helpers];
 }
 
 /** The last word of an attribute that marks a test function (`#[test]`, `#[tokio::test]`, `#[rstest]`). */
