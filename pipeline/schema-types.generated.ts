@@ -344,6 +344,8 @@ export interface SiteFacts {
   trackCaller?: true;
   /** Present (true) when the site is evaluated while compiling: inside a `const { … }` block, or the value of a `const` or `static` item. A failure there is rustc's error E0080 (`evaluation panicked: …`) when the crate is built, never a panic of a running program. */
   compileTime?: true;
+  /** For an assertion: the constants its check reads by name that the file declares once as an integer with a literal value (`const MAX_LEN: usize = 39;`), as `[name, value]`. Absent when none. */
+  constants?: ((string | number)[])[];
   /** For a site in the body of an item-level `name! { … }` (`cfg_rt! { fn f() { … } }`): its facts with that body read as items (the items, function and path condition inside it; `macroPath` the whole list, `macro` the innermost invocation not read as items), `depth` the number of `macroPath`'s outermost invocations so read. A record takes them when each of those is an item-wrapping macro of the repository. Absent otherwise. */
   asItems?: ItemsReading;
 }
@@ -394,6 +396,8 @@ export interface RecordFacts {
   trackCaller?: true;
   /** Present (true) when the site is evaluated while compiling: inside a `const { … }` block, or the value of a `const` or `static` item. A failure there is rustc's error E0080 (`evaluation panicked: …`) when the crate is built, never a panic of a running program. */
   compileTime?: true;
+  /** For an assertion: the constants its check reads by name that the file declares once as an integer with a literal value (`const MAX_LEN: usize = 39;`), as `[name, value]`. Absent when none. */
+  constants?: ((string | number)[])[];
   /** Ids of the other records raised in the same function, sorted. */
   sameFunction: string[];
   /** The record's other occurrences, in occurrence order: where each sits and, for those whose own syntax tree was read (the first of the message in its file), the path condition to it. Absent when the record has one site. */
@@ -402,6 +406,8 @@ export interface RecordFacts {
   receiverReturns?: "option" | "result";
   /** For an `.expect`/`.unwrap` site whose receiver is one call on `self` or on a field of `self` (`self.pop()`, `self.inner.pop()`): the method it calls, `Type::name`, the impl's own type or the type the struct declares for the field (`FileSymbols.fields`), where the methods of that name of that type say by their return type what `receiverReturns` then holds. Absent otherwise (`receiverReturns` is then a match by name). */
   receiverMethod?: string;
+  /** For an `.expect`/`.unwrap` site whose receiver is a field of `self` (`self.chunk`, `self.name.as_ref()`, `self.project().chunk.as_mut()`, read through `as_ref`, `as_mut`, `as_deref`, `take` and the like): the field, whose struct declares it std's `Option` or `Result` (`FileSymbols.fields`), which `receiverReturns` then holds. Absent otherwise. */
+  receiverField?: string;
   /** How many other records of the dataset version have the same `errorMessage` (std's text of a site without its own, `internal error: entered unreachable code`; a message several checks print): the `panicked at <file>:<line>:<col>` line Rust prints above the message tells which site it was. Absent when none. */
   sharedText?: number;
   /** True for an `.expect`/`.unwrap` site when no function or method of the workspace (the symbol index, test code aside) has the name of the receiver's last call (`iter.reduce(f)`): the method is std's or a dependency's, so std's meaning of the name is no guess against a method of the repository's own. Absent otherwise. */
@@ -484,6 +490,8 @@ export interface FunctionFact {
   unchangedParams: string[];
   /** Names the body binds with `let mut` at its top level before the site (`lets` leaves those statements out): the function may change them after, with values not read here. Absent when none. */
   mutableLets?: string[];
+  /** Fields of `self` the body assigns before the site (`self.pos += i`, `self.len = 0`), by name, sorted: what they hold there is partly what the function computed. Absent when none. */
+  assignedFields?: string[];
 }
 
 /** One parameter of a function. */

@@ -152,6 +152,15 @@ describe("golden facts and fields", () => {
     assert.deepEqual(owner.facts!.function?.flowLets, ["let owner = (*task)?;"]);
     assert.doesNotMatch(owner.record.documentation!, /No parameter/);
     assert.match(owner.record.documentation!, /`task`/);
+    // `self.pos` is assigned before the check from the parameter: not only what the calls before left.
+    const advance = cases.find((c) => c.name === "reading")!.envelopes.find((x) => x.record.lineNumber === 88)!;
+    assert.deepEqual(advance.facts!.function?.assignedFields, ["pos"]);
+    assert.match(advance.record.documentation!, /as the calls before left it and as this call changes it: it reads `self\.pos`, which the function assigns before the site/);
+    // Both sides are known when the crate is compiled, and equal: the check never fails.
+    const fixedLen = cases.find((c) => c.name === "reading")!.envelopes.find((x) => x.record.lineNumber === 95)!;
+    assert.deepEqual(fixedLen.facts!.constants, [["MAX_LEN", 15]]);
+    assert.match(fixedLen.record.documentation!, /Both sides are fixed when the crate is compiled: `MAX_LEN` is 15 and `"101\.102\.103\.104"\.len\(\)` is 15, so the check never fails\./);
+    assert.match(fixedLen.record.solutions.join("\n"), /This check cannot fail \(both sides are 15\)/);
   });
 
   it("the frames fixture is told in the words of what each check tests", () => {
@@ -450,6 +459,10 @@ describe("receiverKind through std's combinators", () => {
     assert.equal(receiverKind("text.parse::<u8>().map(|x| x + 1)"), "result");
     assert.equal(receiverKind("x.get(0).copied()"), "option");
     assert.equal(receiverKind("foo.map(f)"), null);
+  });
+  it("reads the call before an .await, write! and writeln!, and std's slice and file methods", () => {
+    const kinds: [string, string][] = [["Endpoint::builder(p)\n        .bind()\n        .await", "result"], ['writeln!(&mut self.file, "{item}")', "result"], ["data.split_first()", "option"], ["f.read_exact(&mut buf)", "result"], ["create_dir_all(&cache_dir)", "result"]];
+    assert.deepEqual(kinds.map(([receiver]) => receiverKind(receiver)), kinds.map(([, kind]) => kind));
   });
 });
 

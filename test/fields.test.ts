@@ -743,6 +743,13 @@ describe("what a path's own function checks first, and the receiver's method on 
     const f = withOwnWords(analysisFields("expect", "max: empty", "src/reduce.rs", 587, g, []), g, undefined, "max: empty");
     assert.match(f.triggerScenarios, /On the way, `max` checks with a panic of its own on a line before its first call of `max_f32_reduce` \(“max: cannot reduce an empty tensor”\): where it rejects the same input, a call of `max` stops there first/);
   });
+  it("says a receiver on a field of self by the type its struct declares, not as None or an Err", () => {
+    const poll = fn({ name: "poll_next", line: 10, visibility: "pub", receiver: "self: Pin<&mut Self>", implType: "Chunks" });
+    const f = analysisFields("expect", "polled after completion", "src/chunks.rs", 12, facts(poll, { conditions: [{ kind: "expect", line: 12, receiver: "self.project().chunk.as_mut()" }], receiverReturns: "option", receiverField: "chunk", entryPoints: [entry("Chunks::poll_next", ["Chunks::poll_next"])] }), []);
+    assert.match(f.triggerScenarios, /`self\.project\(\)\.chunk\.as_mut\(\)` holds no value \(None\) \(its struct declares `chunk` an Option\)/);
+    assert.doesNotMatch(f.documentation, /None or an Err/);
+  });
+
   it("names the method a receiver on self calls where its type says what it returns, not a match by name", () => {
     const pop = fn({ name: "next", line: 10, visibility: "pub", receiver: "&mut self", implType: "Queue" });
     const f = analysisFields("expect", "queue is empty", "src/queue.rs", 12, facts(pop, { conditions: [{ kind: "expect", line: 12, receiver: "self.inner.pop()" }], receiverReturns: "option", receiverMethod: "Local::pop", entryPoints: [entry("Queue::next", ["Queue::next"])] }), []);

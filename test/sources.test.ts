@@ -170,7 +170,7 @@ describe("message sources on the fixture crate", () => {
     // Besides, the wrappers' own sites, which print their parameter and have no text of their own,
     // have their places' records (`.expect(msg)` in check_nonzero, `panic!("{}", …)`).
     const places = envelopes.filter((e) => !new Set(byLabel.values()).has(e)).map((e) => e.record.errorMessage).sort();
-    assert.deepEqual(places, ["msg", "{}"], `records: ${envelopes.map((e) => e.record.errorMessage).join(" | ")}`);
+    assert.deepEqual(places, ["{msg}", "{}"], `records: ${envelopes.map((e) => e.record.errorMessage).join(" | ")}`);
     assert.equal(envelopes.length, Object.keys(WANT).length + places.length);
     for (const [label, want] of Object.entries(WANT)) {
       const e = byLabel.get(label)!;

@@ -437,6 +437,13 @@ describe("checks a path makes first and where a returned error goes, on a fixtur
     assert.match(e.record.solutions.join("\n"), /It comes back to you in the `Result` of `Schedule::init`/);
   });
 
+  it("reads an expect's receiver on a field of self by the type its struct declares", () => {
+    const e = byMessage("slot: already taken");
+    assert.equal(e.facts!.receiverField, "value");
+    assert.equal(e.facts!.receiverReturns, "option");
+    assert.match(e.record.documentation ?? "", /holds no value \(None\) \(its struct declares `value` an Option\)/);
+  });
+
   it("names no entry point that returns nothing as where a variant's text comes back (a Drop::drop)", () => {
     const e = byMessage("pull: nothing left after {n} pulls");
     assert.deepEqual(e.facts!.madeIn?.map((m) => [m.symbol, m.entryPoints]), [["Queue::pull", ["Queue::pull"]]]);

@@ -13,7 +13,7 @@ import { chain, type Hit, type Item, itemAt, type Layout, layoutOf } from "../la
 import { cfgPredicateText, CLOSURE_OPENERS, type Rule } from "../rust/index.js";
 import { isAsciiWord, isSpace, readDelimited, skipTrivia, splitArgs, type Token, tokenize } from "../tokens.js";
 import { namedChildSpans, type ViewNode } from "../tree-view.js";
-import { boundNames } from "./rust.js";
+import { boundNames, constantNames } from "./rust.js";
 
 
 /** Parents whose children are statements or items: attributes on those children are siblings before them. */
@@ -153,7 +153,9 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
   // Note: a `macro_rules!` body is a token tree to the parser: the `match` arms and `if`s around the site are read from its tokens.
   if (tokenRoot !== null && macro === "macro_rules" && fn === null) conditions.push(...tokenConditions(tokenRoot, node.start));
 
-  const check = checkCondition(chain, rule, args);
+  const read = checkCondition(chain, rule, args);
+  // Note: in a token tree (a macro's body) an `.expect`'s receiver is read from the tokens before it.
+  const check = read?.kind === "expect" && read.receiver === undefined && tokenRoot !== null ? withTokenReceiver(read, tokenRoot, node.start) : read;
   if (check !== null) conditions.push(check);
   // Note: a `#[cfg(debug_assertions)]` of its own around a `debug_assert*` is a condition of compiling it, which the one gate `debug_assertions` no longer tells apart from the rule's.
   const debugGateWritten = rule.debugOnly && gates.includes("debug_assertions");
@@ -161,6 +163,7 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
 
   const functionFact = fn === null ? undefined : describeFunction(fn, node);
   const bodyStart = fn?.field("body")?.start ?? outerStart;
+  const constants = check?.kind === "assert" ? integerConstants(text, constantNames([check.condition, check.left, check.right].filter((x) => x != null).join(" "))) : [];
   const inside = code(text.slice(outerStart, node.start));
   return {
     items,
@@ -181,7 +184,23 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
     // Note: a closure or an `async` block is a function of its own: `#[track_caller]` does not reach into it, so a panic there is reported at the site.
     ...(fn !== null && trackCaller(fn) && !conditions.some((c) => c.kind === "closure" || c.kind === "async-block") ? { trackCaller: true as const } : {}),
     ...(compileTime ? { compileTime: true as const } : {}),
+    ...(constants.length === 0 ? {} : { constants }),
   };
+}
+
+/**
+ * Of `names`, those the file declares once as an integer constant with a literal value
+ * (`const MAX_LEN: usize = 39;`, in a function or at the top), with that value: `[name, value]`.
+ * Note: a name declared more than once in the file (two functions' own `MAX_LEN`) is left out.
+ */
+function integerConstants(text: string, names: readonly string[]): [name: string, value: number][] {
+  const out: [string, number][] = [];
+  for (const name of names) {
+    const found = [...text.matchAll(new RegExp(`\\bconst\\s+${name}\\s*:\\s*[iu](?:8|16|32|64|128|size)\\s*=\\s*([0-9][0-9_]*)\\s*;`, "g"))];
+    const declared = text.match(new RegExp(`\\b(?:const|static)\\s+(?:mut\\s+)?${name}\\b`, "g"))?.length ?? 0;
+    if (found.length === 1 && declared === 1) out.push([name, Number(found[0]![1]!.replace(/_/g, ""))]);
+  }
+  return out;
 }
 
 /**
@@ -257,6 +276,57 @@ function tokenGates(root: ViewNode, at: number): string[] {
   if (frames.length > 0) attributesAt(frames.at(-1)!.seg);
   return out;
 }
+
+/**
+ * `check` with the receiver of the method call whose name starts at `at` in the token tree `root`
+ * (`fut.take_output().expect("…").ok()` before `.expect(…)`): the names, paths, calls and indexes
+ * chained by `.` and `::` back to what cannot be part of them; as it was where none is read.
+ */
+function withTokenReceiver(check: Condition, root: ViewNode, at: number): Condition {
+  const text = root.view.text;
+  const base = root.start;
+  const tokens = root.memo("tokens", () => tokenize(text.slice(root.start, root.end)));
+  let dot = -1;
+  for (let i = 0; i < tokens.length && tokens[i]!.start + base < at; i++) dot = i;
+  if (dot < 1 || tokens[dot]!.text !== ".") return check;
+  let k = dot - 1;
+  for (;;) {
+    const x = tokens[k];
+    if (x === undefined) break;
+    if (x.kind === "close") {
+      for (let depth = 0; k > 0; ) {
+        k--;
+        if (tokens[k]!.kind === "close") depth++;
+        else if (tokens[k]!.kind === "open" && depth-- === 0) break;
+      }
+      k--;
+      continue;
+    }
+    if (x.text === "?") {
+      k--;
+      continue;
+    }
+    if (x.kind === "ident" && !RECEIVER_STOPS.has(x.text)) {
+      // Note: a metavariable (`$fut`, `$crate`) is its `$` and its name.
+      if (tokens[k - 1]?.text === "$") k--;
+      const before = tokens[k - 1]?.text;
+      if (before === "." || before === "::") {
+        k -= 2;
+        continue;
+      }
+      k--;
+    }
+    break;
+  }
+  const from = k + 1;
+  if (from >= dot) return check;
+  // Note: a chain written over lines (`fut\n    .take_output()`) is joined; other white space kept as one space.
+  const receiver = text.slice(base + tokens[from]!.start, base + tokens[dot - 1]!.end).replace(/\s*\n\s*/g, "").replace(/\s+/g, " ");
+  return { ...check, receiver };
+}
+
+/** Keywords that end a receiver read backwards (`return x.expect(…)`): they are no part of it. */
+const RECEIVER_STOPS: ReadonlySet<string> = new Set(["return", "let", "in", "if", "match", "else", "while", "for", "loop", "break", "continue", "move", "mut", "ref", "unsafe"]);
 
 /** A group of a token tree open around a point, as `tokenConditions` reads it. */
 interface TokenFrame {
@@ -708,7 +778,7 @@ function checkCondition(chain: readonly ViewNode[], rule: Pick<Rule, "name" | "c
 
 /** What a function contributes to every site in it; read once per function and file. */
 interface FunctionInfo {
-  readonly base: Omit<FunctionFact, "lets" | "flowLets" | "unchangedParams">;
+  readonly base: Omit<FunctionFact, "lets" | "flowLets" | "unchangedParams" | "mutableLets" | "assignedFields">;
   /** Plain `let` statements at the top of the body, with where they end. */
   readonly lets: readonly { readonly end: number; readonly text: string }[];
   /** Every `let` with a value and without `mut` at the top of the body, in source order, with where it ends and whether it is among `lets`. */
@@ -717,6 +787,8 @@ interface FunctionInfo {
   readonly mutable: readonly { readonly end: number; readonly names: readonly string[] }[];
   /** For each simple, non-`&mut` parameter: where the first `let` that may rebind it starts (Infinity: none). */
   readonly rebound: ReadonlyMap<string, number>;
+  /** True when the body's text may assign to a field of `self` (a quick test before `SELF_ASSIGN` is run for a site). */
+  readonly assignsSelf: boolean;
 }
 
 /** The enclosing function as declared, with what generated guards need to repeat it. */
@@ -725,14 +797,21 @@ function describeFunction(fn: ViewNode, site: ViewNode): FunctionFact {
   const at = site.start;
   const mutableLets = info.mutable.filter((l) => l.end <= at).flatMap((l) => l.names);
   const flow = info.flow.filter((l) => l.end <= at);
+  // Note: `self.pos += i` before the site: the field holds what the function computed, not only what the calls before left.
+  const body = fn.field("body");
+  const assignedFields = body === null || !info.assignsSelf ? [] : [...new Set([...code(fn.view.text.slice(body.start, at)).matchAll(SELF_ASSIGN)].map((m) => m[1]!))].sort();
   return {
     ...info.base,
     lets: info.lets.filter((l) => l.end <= at).map((l) => l.text),
     ...(flow.every((l) => l.plain) ? {} : { flowLets: flow.map((l) => l.text) }),
     unchangedParams: [...info.rebound].filter(([, from]) => from >= at).map(([name]) => name),
     ...(mutableLets.length === 0 ? {} : { mutableLets }),
+    ...(assignedFields.length === 0 ? {} : { assignedFields }),
   };
 }
+
+/** An assignment to a field of `self` (`self.pos += i`, `self.len = 0`), not a comparison. */
+const SELF_ASSIGN = /\bself\s*\.\s*([a-z_]\w*)\s*(?:[-+*\/%^&|]|<<|>>)?=(?![=>])/g;
 
 function readFunction(fn: ViewNode): FunctionInfo {
   const text = fn.view.text;
@@ -794,6 +873,7 @@ function readFunction(fn: ViewNode): FunctionInfo {
     },
     ...(body === null ? { lets: [], flow: [], mutable: [] } : plainLets(body, text)),
     rebound,
+    assignsSelf: body !== null && /\bself\s*\.\s*[a-z_]\w*\s*(?:[-+*\/%^&|]|<<|>>)?=(?![=>])/.test(text.slice(body.start, body.end)),
   };
 }
 

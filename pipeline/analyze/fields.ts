@@ -186,6 +186,9 @@ function emptyState(receiver: string, facts: SiteFacts | null): string {
   // Note: by the functions of the last call's name in the repository: a match by name, said as one.
   const named = (facts as RecordFacts | null)?.receiverReturns;
   const method = (facts as RecordFacts | null)?.receiverMethod;
+  const field = (facts as RecordFacts | null)?.receiverField;
+  if (field !== undefined && named === "option") return `holds no value (None) (its struct declares \`${field}\` an Option)`;
+  if (field !== undefined && named === "result") return `is an Err (its struct declares \`${field}\` a Result; the panic message ends with the error's Debug form)`;
   if (method !== undefined && named === "option") return `holds no value (None) (\`${method}\` returns an Option)`;
   if (method !== undefined && named === "result") return `is an Err (\`${method}\` returns a Result; the panic message ends with the error's Debug form)`;
   const called = lastCall(receiver);
@@ -293,6 +296,20 @@ function macroInput(facts: RecordFacts): string {
   if (macros.length === 0 || derives.length !== macros.length || macros.length > 3) return "input of the macro (the item it is applied to, its attributes)";
   const helpers = [...new Set(macros.flatMap((p) => p.helpers ?? []))];
   return `item you derive ${list(derives.map((d) => code(`#[derive(${d})]`)))} for${helpers.length === 0 ? "" : ` (its fields and variants, and their ${list(helpers.map((h) => code(`#[${h}(…)]`)))} attributes)`}`;
+}
+
+/**
+ * The values a check reads that the function changes as it goes (`Framing.mutated`), in words: those
+ * it binds with `let mut`, and the fields of `self` it assigns before the site.
+ */
+function mutatedWords(mutated: readonly string[]): string {
+  const lets = mutated.filter((n) => !n.startsWith("self."));
+  const fields = mutated.filter((n) => n.startsWith("self."));
+  const parts = [
+    ...(lets.length === 0 ? [] : [`${list(lets.map(code))}, which the function binds with \`let mut\` and may change after with values not read here`]),
+    ...(fields.length === 0 ? [] : [`${list(fields.map(code))}, which the function assigns before the site (\`${fields[0]} += …\` or \`= …\`) with values not read here`]),
+  ];
+  return parts.join("; and ");
 }
 
 /** The first line of rustc's error for a proc macro that panics, by the macro's kind. */
@@ -549,6 +566,23 @@ function carrierOf(facts: RecordFacts, params: readonly string[], deciding: read
     return carrier(entry, kept, params.filter((p) => !kept.includes(p)), [...new Set(read.filter((n) => !params.includes(n) && n !== "self"))]);
   }
   return null;
+}
+
+/** The values of a fixed assertion's two sides (`fixedValue`), and whether it fails (`ne`: an `assert_ne!`); null where either side does not evaluate. */
+function settle(left: string, right: string, ne: boolean, constants: readonly (readonly (string | number)[])[]): { left: string; right: string; l: number; r: number; fails: boolean } | null {
+  const known = new Map(constants.map(([name, value]) => [String(name), Number(value)] as const));
+  const [l, r] = [fixedValue(left, known), fixedValue(right, known)];
+  return l === null || r === null ? null : { left, right, l, r, fails: ne ? l === r : l !== r };
+}
+
+/** The value of an integer expression: a literal (`39`, `1_000usize`), a constant of `known`, or a string literal's `len()` without escapes (its UTF-8 bytes); null otherwise. */
+function fixedValue(expr: string, known: ReadonlyMap<string, number>): number | null {
+  const e = expr.trim();
+  const int = /^([0-9][0-9_]*)(?:[iu](?:8|16|32|64|128|size))?$/.exec(e);
+  if (int !== null) return Number(int[1]!.replace(/_/g, ""));
+  if (known.has(e)) return known.get(e)!;
+  const len = /^"([^"\\]*)"\s*\.\s*len\s*\(\s*\)$/.exec(e);
+  return len === null ? null : new TextEncoder().encode(len[1]!).length;
 }
 
 /**
@@ -867,6 +901,8 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
   const lastCheck = facts.conditions.at(-1);
   /** An assertion that reads no variable, parameter or type parameter: both sides are fixed when the crate is compiled. */
   const fixed = framing.frame === "invariant" && kind.includes("assert") && lastCheck?.kind === "assert" && framing.params.length === 0 && framing.generics.length === 0 && framing.configFields.length === 0 && fixedValues([lastCheck.condition, lastCheck.left, lastCheck.right].filter((x) => x != null).join(" "));
+  /** For a fixed `assert_eq!`/`assert_ne!` whose sides evaluate (literals, the file's integer constants, a string literal's `len()`): their values and whether it fails. */
+  const settled = fixed && lastCheck?.left != null && lastCheck.right != null ? settle(lastCheck.left, lastCheck.right, lastCheck.macro?.endsWith("_ne") === true, facts.constants ?? []) : null;
   const label = labelOf(kind, source);
   const who = fn === undefined ? null : code(nameOf(fn));
   const fnName = fn === undefined ? null : code(`fn ${fn.name}`);
@@ -908,15 +944,16 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
   }
   else if (framing.frame === "input" && who !== null && decidingText !== null && users) doc.push(`${who} checks what its caller passes: it ${fails} when ${decidingText}, a check of ${inputs}. The message tells the caller that this input is outside what ${who} accepts.`);
   else if (framing.frame === "input" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs}. Users do not call it directly: the values come through the public calls that reach it.`);
-  else if (carrier !== null && who !== null && decidingText !== null && carrier.rest.length === 0 && carrier.locals.length === 0) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs}. Users do not call ${who} themselves; ${carrierSentence(carrier, who)} So a call of ${code(carrier.entry.symbol)} gets here when ${renamed(decidingText, carrier)}, for ${carrier.named}; what ${code(carrier.entry.symbol)} does before that call (an earlier check, an early return) is not worked out here.`);
-  else if (carrier !== null && who !== null && decidingText !== null) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs}. Users do not call ${who} themselves; ${carrierSentence(carrier, who)} The check reads ${carrier.pairs.length === 1 ? "that value" : "those values"} together with ${alsoRead(carrier)}; what ${code(carrier.entry.symbol)} does before that call (an earlier check, an early return) is not worked out here.`);
+  else if (carrier !== null && who !== null && decidingText !== null && carrier.rest.length === 0 && carrier.locals.length === 0) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs ?? `the value ${who} is called on (\`self\`)`}. Users do not call ${who} themselves; ${carrierSentence(carrier, who)} So a call of ${code(carrier.entry.symbol)} gets here when ${renamed(decidingText, carrier)}, for ${carrier.named}; what ${code(carrier.entry.symbol)} does before that call (an earlier check, an early return) is not worked out here.`);
+  else if (carrier !== null && who !== null && decidingText !== null) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs ?? `the value ${who} is called on (\`self\`)`}. Users do not call ${who} themselves; ${carrierSentence(carrier, who)} The check reads ${carrier.pairs.length === 1 ? "that value" : "those values"} together with ${alsoRead(carrier)}; what ${code(carrier.entry.symbol)} does before that call (an earlier check, an early return) is not worked out here.`);
   else if (framing.frame === "relayed" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs ?? `the value ${who} is called on (\`self\`)`}. Users do not call ${who} themselves: they get there only through other functions of the crate (the trigger names them). Whether those ever pass it such ${inputs === null ? "a value" : "values"}, or check what they are given first, is not worked out here; that a value of the user's is passed on unchanged and is the cause is a guess, not a finding.`);
   else if (framing.frame === "internal" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers in the crate pass${framing.readsSelf ? " against its own state" : ""}: it ${fails} when ${decidingText}, a check of ${inputs}${framing.readsSelf ? `${inputs?.includes(", which ") ? "," : ""} and of \`self\`` : ""}. The symbol index finds no public function that reaches it (it does not follow calls on values whose type the syntax does not show, nor calls a macro writes): if none does, only the crate's own code gets there, and a failure means that code broke what ${who} assumes (a bug of the crate, or a use of it the crate does not foresee).`);
-  else if (framing.frame === "state" && who !== null && decidingText !== null) doc.push(`It panics when ${decidingText}: a check of the value ${who} is called on (\`self\`), as the calls before left it.`);
+  else if (framing.frame === "state" && who !== null && decidingText !== null) doc.push(`It panics when ${decidingText}: a check of the value ${who} is called on (\`self\`), as the calls before left it${framing.mutated.length === 0 ? "" : ` and as this call changes it: it reads ${mutatedWords(framing.mutated)}`}.`);
   else if (framing.frame === "invariant" && kind.includes("assert") && decidingText !== null && framing.throughEffects.length > 0) doc.push(`It panics when ${decidingText}. The check reads ${framing.throughEffects.length === 1 ? "the parameter" : "the parameters"} ${list(framing.throughEffects.map(code))} of ${who} only through a \`let\` whose value a call with effects gives (it changes or reads state beside its arguments): it tests what that call answered, and reads as an assumption of the code; failing it means a state the code holds impossible.`);
+  else if (fixed && decidingText !== null && settled !== null) doc.push(`It panics when ${decidingText}. Both sides are fixed when the crate is compiled: ${code(settled.left)} is ${settled.l} and ${code(settled.right)} is ${settled.r}, so the check ${settled.fails ? "fails on every run that gets here" : "never fails"}.`);
   else if (fixed && decidingText !== null) doc.push(`It panics when ${decidingText}. The check reads no variable, parameter or type parameter: both sides are fixed when the crate is compiled, so it fails on every run that gets here or on none, whatever a caller passes.`);
   // Note: a value bound by `let mut` changes after with what is not read here: the check may well be of the parameters through it.
-  else if (framing.frame === "invariant" && kind.includes("assert") && decidingText !== null && framing.mutated.length > 0) doc.push(`It panics when ${decidingText}. It reads ${list(framing.mutated.map(code))}, which the function binds with \`let mut\` and may change after with values not read here: whether ${fn === undefined || fn.params.length === 0 ? "what the caller passes" : `the parameters of ${who}`} decide${fn === undefined || fn.params.length === 0 ? "s" : ""} it is not worked out.`);
+  else if (framing.frame === "invariant" && kind.includes("assert") && decidingText !== null && framing.mutated.length > 0) doc.push(`It panics when ${decidingText}. It reads ${mutatedWords(framing.mutated)}: whether ${fn === undefined || fn.params.length === 0 ? "what the caller passes" : `the parameters of ${who}`} decide${fn === undefined || fn.params.length === 0 ? "s" : ""} it is not worked out.`);
   else if (framing.frame === "invariant" && kind.includes("assert") && decidingText !== null) doc.push(`It panics when ${decidingText}. No parameter${fn === undefined ? "" : ` of ${who}`} is seen in the check, directly or through the function's \`let\`s: it reads as an assumption of the code, and failing it means a state the code holds impossible.`);
   else if (framing.frame === "callee" && source !== undefined && kind === "declared-call") doc.push(`${code(source.name)} only carries the message: the panic comes where the code that gets its result turns it into one${steps.length > 0 ? `. The call is reached when ${cond}` : ""}.`);
   else if (framing.frame === "callee" && source !== undefined) doc.push(`${code(source.name)} decides whether to panic${steps.length > 0 ? `; the call is reached when ${cond}` : ""}.`);
@@ -983,6 +1020,10 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
       tips.push(decidingText === null ? `Every call of ${callee} that gets to line ${line} panics: do not rely on it in this version.` : `Before relying on ${callee}, check which cases it implements.`);
       break;
     case "invariant":
+      if (fixed && settled !== null && !settled.fails) {
+        solutions.push(`This check cannot fail (${settled.l === settled.r ? `both sides are ${settled.l}` : `${settled.l} and ${settled.r} differ`}): where a program prints its text, another site with the same text panicked, and the \`panicked at\` line above the message names it.`);
+        break;
+      }
       if (fixed) {
         solutions.push(`Nothing a caller passes decides it: if it ever fires, the values ${facts.crate === null ? "the crate" : code(facts.crate)} is compiled with disagree (the code holds that ${assertion(last!)}); report it with the version of ${facts.crate === null ? "the crate" : code(facts.crate)} you build.`);
         break;
@@ -1465,7 +1506,8 @@ export function analyzeEnvelope(envelope: Envelope, facts: RecordFacts, sameFunc
  * site in a macro's tokens (the line is where the outermost macro is invoked).
  */
 function withPanickedAt(envelope: Envelope, facts: RecordFacts, fields: AnalysisFields): AnalysisFields {
-  if (envelope.record.errorType !== "panic" || facts.macro !== null) return fields;
+  // Note: a proc macro's panic is a compile error, whose help line holds the message: stable rustc prints no `panicked at` line for it.
+  if (envelope.record.errorType !== "panic" || facts.macro !== null || inProcMacro(facts)) return fields;
   if (facts.trackCaller === true) return { ...fields, documentation: `${fields.documentation} ${code(facts.function?.name ?? "The function")} is \`#[track_caller]\`: the \`panicked at\` line Rust prints names the line of the call of it, not this one.` };
   const n = facts.sharedText;
   if (n === undefined) return fields;

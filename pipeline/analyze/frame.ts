@@ -49,7 +49,7 @@ export interface Framing {
   readonly readsSelf: boolean;
   /** True when they read the value the method is called on (`self`) at all, a configuration's included, directly or through the `let`s before them. */
   readonly selfBehind: boolean;
-  /** The values they read, directly or through the `let`s before them, that the function binds with `let mut` (`FunctionFact.mutableLets`): what it changes them with after is not read, so they are not traced to the parameters. */
+  /** The values they read, directly or through the `let`s before them, that the function binds with `let mut` (`FunctionFact.mutableLets`), and the fields of `self` they read that it assigns before the site (`self.pos`, `FunctionFact.assignedFields`): what it changes them with is not read, so they are not traced to the parameters. */
   readonly mutated: readonly string[];
 }
 
@@ -248,7 +248,9 @@ export function frameOf(kind: SiteKind, message: string, facts: SiteFacts): Fram
   const selfBehind = fn?.receiver != null && namesBehind(fn, facts, reads, false).has("self");
   const readsSelf = selfBehind && !(fn!.implType !== null && CONFIG_TYPE.test(fn!.implType));
   const mutable = new Set(fn?.mutableLets ?? []);
-  const mutated = fn === undefined || mutable.size === 0 ? [] : [...namesBehind(fn, facts, reads, false)].filter((n) => mutable.has(n)).sort();
+  // Note: a field of `self` the function assigns before the site (`self.pos += i`) is changed as it goes, as a `let mut` is.
+  const assigned = (fn?.assignedFields ?? []).filter((f) => new RegExp(`\\bself\\s*\\.\\s*${f}\\b`).test(sources)).map((f) => `self.${f}`);
+  const mutated = [...(fn === undefined || mutable.size === 0 ? [] : [...namesBehind(fn, facts, reads, false)].filter((n) => mutable.has(n))), ...assigned].sort();
   const of = (frame: Frame): Framing => ({ frame, params, viaLocals, throughEffects, generics, configFields, deciding, effects, readsSelf, selfBehind, mutated });
   if (kind === "expect" || kind === "expect-err") return of("error");
   if (facts.macro !== null) return of("expansion");
@@ -266,7 +268,7 @@ export function frameOf(kind: SiteKind, message: string, facts: SiteFacts): Fram
   const rejectsRest = kind === "panic" && readsInput && last?.kind === "match" && isCatchAll(last.pattern ?? "") && (last.earlierArms ?? []).length > 0;
   if ((kind === "unimplemented" || (kind === "panic" && !rejectsRest)) && (message.trim() === "" ? kind === "unimplemented" : saysMissing(message))) return of("missing");
   // Note: an assertion on a value the function binds with `let mut` and changes as it goes (`dst.len()` after the loop that fills `dst`) checks the function's own work: what the caller passes is behind it only through that work, which is not read here.
-  if (kind.includes("assert") && mutated.length > 0 && !effects) return of("invariant");
+  if (kind.includes("assert") && mutated.some((n) => !n.startsWith("self.")) && !effects) return of("invariant");
   // Note: in a binary, what a function checks comes from the program's own input (its command line, its files), which its user gives.
   if (readsInput && (facts as RecordFacts).crateKind === "bin") return of("input");
   if (readsInput) return of(!reachedByUsers(facts) ? "internal" : fn === undefined || calledByUsers(fn, facts as RecordFacts) ? "input" : "relayed");

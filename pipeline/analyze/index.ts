@@ -138,7 +138,7 @@ export function analyzeWithCarry(input: AnalyzeInput): { envelopes: Envelope[]; 
     const noWayIn = base.neverCompiled === true || (base.compileTime === true && e.record.errorType === "panic" && !inGeneric(base));
     // Note: with the index, the callers are those it resolves, not the file's name matches.
     const shared = (byText.get(e.record.errorMessage) ?? 1) - 1;
-    const facts: RecordFacts = withShared(own === undefined ? base : { ...base, callers: own.callers, ...(own.receiverReturns === undefined ? {} : { receiverReturns: own.receiverReturns }), ...(own.receiverMethod === undefined ? {} : { receiverMethod: own.receiverMethod }), ...(own.receiverOutsideRepo === undefined ? {} : { receiverOutsideRepo: own.receiverOutsideRepo }), ...(own.fallible === undefined ? {} : { fallible: own.fallible.map(([a, b]) => [a, b] as [string, string]) }), ...(own.privateFields === undefined ? {} : { privateFields: [...own.privateFields] }), ...(own.madeIn === undefined ? {} : { madeIn: own.madeIn }), ...(own.privateCalls === undefined ? {} : { privateCalls: own.privateCalls }), ...(own.forwards === undefined ? {} : { forwards: own.forwards }), ...(own.panickedWith === undefined ? {} : { panickedWith: own.panickedWith }), entryPoints: noWayIn ? [] : own.entryPoints, docs: own.docs }, shared);
+    const facts: RecordFacts = withShared(own === undefined ? base : { ...base, callers: own.callers, ...(own.receiverReturns === undefined ? {} : { receiverReturns: own.receiverReturns }), ...(own.receiverMethod === undefined ? {} : { receiverMethod: own.receiverMethod }), ...(own.receiverField === undefined ? {} : { receiverField: own.receiverField }), ...(own.receiverOutsideRepo === undefined ? {} : { receiverOutsideRepo: own.receiverOutsideRepo }), ...(own.fallible === undefined ? {} : { fallible: own.fallible.map(([a, b]) => [a, b] as [string, string]) }), ...(own.privateFields === undefined ? {} : { privateFields: [...own.privateFields] }), ...(own.madeIn === undefined ? {} : { madeIn: own.madeIn }), ...(own.privateCalls === undefined ? {} : { privateCalls: own.privateCalls }), ...(own.forwards === undefined ? {} : { forwards: own.forwards }), ...(own.panickedWith === undefined ? {} : { panickedWith: own.panickedWith }), entryPoints: noWayIn ? [] : own.entryPoints, docs: own.docs }, shared);
     // Note: the keys in one order whatever the envelope came with (taken whole, it holds facts already): reproductions, then facts and related ids.
     // Note: an envelope taken whole whose facts and tests are what the index now gives keeps them as they are (its line is then taken as it was: `unchangedLines`).
     if (own !== undefined && own.example === null && carriedPlace && sameJson(e.facts, facts) && sameJson(e.reproductions ?? [], own.reproductions)) {
@@ -163,7 +163,7 @@ function withShared(facts: RecordFacts, shared: number): RecordFacts {
 
 /** A record's facts without what the symbol index adds (entry points and docs). */
 function siteFactsOf(facts: RecordFacts): RecordFacts {
-  const { entryPoints: _e, docs: _d, receiverReturns: _r, receiverMethod: _rm, receiverOutsideRepo: _ro, fallible: _fa, privateFields: _pf, madeIn: _m, privateCalls: _p, forwards: _f, panickedWith: _w, ...rest } = facts;
+  const { entryPoints: _e, docs: _d, receiverReturns: _r, receiverMethod: _rm, receiverField: _rf, receiverOutsideRepo: _ro, fallible: _fa, privateFields: _pf, madeIn: _m, privateCalls: _p, forwards: _f, panickedWith: _w, ...rest } = facts;
   return rest;
 }
 

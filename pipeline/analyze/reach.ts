@@ -34,6 +34,8 @@ export interface RecordReach {
   readonly receiverReturns?: "option" | "result";
   /** The method a receiver on `self` calls, `Type::name` (`RecordFacts.receiverMethod`). */
   readonly receiverMethod?: string;
+  /** The field of `self` a receiver reads, declared an `Option` or a `Result` (`RecordFacts.receiverField`). */
+  readonly receiverField?: string;
   /** True when no function of the workspace has the name of the receiver's last call (`RecordFacts.receiverOutsideRepo`). */
   readonly receiverOutsideRepo?: true;
   /** The `value.field` reads of the site's conditions of fields users cannot read (`RecordFacts.privateFields`). */
@@ -70,6 +72,8 @@ const MAX_NAMESAKE_SOURCES = 2;
 /** The kinds of returned-error site that return their text from their own function (`Err(…)`, `ok_or`, `map_err`). */
 const RETURNED_TEXTS: ReadonlySet<string> = new Set(["err-return", "ok-or", "map-err"]);
 /** A receiver that is one call on `self` or on a field of it (`self.pop()`, `self.inner.pop::<T>(x)`): the field (group 1, absent for `self`'s own) and the method (group 2). */
+/** A field of `self` (through `self.project()`, pin-project's), then std's methods that keep an `Option`'s or a `Result`'s kind: `self.chunk.as_mut()`. */
+const SELF_FIELD = /^self\s*\.\s*(?:project\s*\(\s*\)\s*\.\s*)?([a-z_]\w*)(?:\s*\.\s*(?:as_ref|as_mut|as_deref|as_deref_mut|as_pin_mut|take|clone|copied|cloned)\s*\(\s*\))*$/;
 const SELF_CALL = /^self\s*\.\s*(?:([a-z_]\w*)\s*\.\s*)?([a-z_]\w*)\s*(?:::\s*<[^()]*>\s*)?\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)$/;
 /** The kinds of record whose text is a type's `Display`, not a site that returns it. */
 const DISPLAY_TEXTS: ReadonlySet<string> = new Set(["display-impl", "error-attribute"]);
@@ -184,9 +188,13 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
     return returnsByName!.has(name);
   };
   /** `RecordReach.receiverReturns` (and `receiverMethod`) of a site's facts, in the function `target`. */
-  const receiverReturns = (facts: SiteFacts, target: SymbolNode | null): { kind: "option" | "result"; method?: string } | null => {
+  const receiverReturns = (facts: SiteFacts, target: SymbolNode | null): { kind: "option" | "result"; method?: string; field?: string } | null => {
     const last = facts.conditions.at(-1);
     if (last?.kind !== "expect" || last.receiver === undefined) return null;
+    // Note: a field of `self` its struct declares an `Option` or a `Result`, read through std's methods that keep the kind.
+    const onField = SELF_FIELD.exec(last.receiver.trim());
+    const fieldKind = onField === null || target === null ? null : index.fieldKind(target, onField[1]!);
+    if (fieldKind !== null) return { kind: fieldKind, field: onField![1]! };
     // Note: a call on `self` or on a field of `self` is a method of the impl's type or of the field's type its struct says.
     const onSelf = SELF_CALL.exec(last.receiver.trim());
     if (onSelf !== null && target !== null) {
@@ -343,10 +351,12 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
   /** `RecordReach.fallible`: the fallible forms of the public methods that reach the site (the site's own first), each once. */
   const fallibleFacts = (entries: readonly { readonly node: SymbolNode }[], target: SymbolNode): { fallible?: [string, string][] } => {
     const out: [string, string][] = [];
+    const reaching = new Set([target.id, ...entries.map((x) => x.node.id)]);
     for (const n of [target, ...entries.map((x) => x.node)]) {
       if (!n.public || out.some(([of]) => of === n.symbol)) continue;
       const other = index.fallibleOf(n);
-      if (other !== null) out.push([n.symbol, other.symbol]);
+      // Note: a `try_` form that reaches the site itself (`RwLock::try_read` into the same `unreachable!()`) is no way around it.
+      if (other !== null && !reaching.has(other.id)) out.push([n.symbol, other.symbol]);
     }
     return out.length === 0 ? {} : { fallible: out.slice(0, 3) };
   };
@@ -362,7 +372,7 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
     const hiddenFields = privateFields(factsOf(i), target);
     const forwards = forwardsOf.get(i);
     const panics = panickedWith.get(i);
-    const kind = { ...(returns === null ? {} : { receiverReturns: returns.kind, ...(returns.method === undefined ? {} : { receiverMethod: returns.method }) }), ...(outside ? { receiverOutsideRepo: true as const } : {}), ...(makers.length === 0 ? {} : { madeIn: makers }), ...(hiddenCalls.length === 0 ? {} : { privateCalls: hiddenCalls }), ...(hiddenFields.length === 0 ? {} : { privateFields: hiddenFields }), ...(forwards === undefined ? {} : { forwards }), ...(panics === undefined ? {} : { panickedWith: panics }) };
+    const kind = { ...(returns === null ? {} : { receiverReturns: returns.kind, ...(returns.method === undefined ? {} : { receiverMethod: returns.method }), ...(returns.field === undefined ? {} : { receiverField: returns.field }) }), ...(outside ? { receiverOutsideRepo: true as const } : {}), ...(makers.length === 0 ? {} : { madeIn: makers }), ...(hiddenCalls.length === 0 ? {} : { privateCalls: hiddenCalls }), ...(hiddenFields.length === 0 ? {} : { privateFields: hiddenFields }), ...(forwards === undefined ? {} : { forwards }), ...(panics === undefined ? {} : { panickedWith: panics }) };
     if (target === null) return { entryPoints: [], docs: [], callers: [], reproductions: reproductionsOf(input, linked[i]!, []), example: null, ...kind };
     const entries = entriesOf(target);
     const documented: SymbolNode[] = [target, ...entries.map((x) => x.node).filter((n) => n.id !== target.id)];

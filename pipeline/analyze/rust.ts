@@ -268,6 +268,8 @@ const OPTION_METHODS: ReadonlySet<string> = new Set([
   "checked_rem", "checked_pow", "checked_neg", "checked_shl", "checked_shr", "to_str", "parent", "file_name", "file_stem",
   "extension", "strip_prefix", "strip_suffix", "split_once", "rsplit_once", "ok", "err", "downcast_ref",
   "downcast_mut", "last_key_value", "first_key_value", "upgrade", "get_key_value", "reduce", "from_digit", "to_digit", "take",
+  "split_first", "split_last", "split_first_mut", "split_last_mut", "first_mut", "last_mut", "nth_back", "rfind", "from_u32",
+  "checked_next_power_of_two", "checked_abs", "checked_ilog2", "checked_ilog10",
 ]);
 
 /** Methods and functions of std whose value is a `Result`. */
@@ -276,6 +278,8 @@ const RESULT_METHODS: ReadonlySet<string> = new Set([
   "send", "try_send", "join", "open", "create", "read_to_string", "read_to_end", "read_dir", "metadata", "canonicalize", "write_all",
   "flush", "spawn", "output", "status", "wait", "bind", "connect", "accept", "var", "current_dir", "ok_or",
   "ok_or_else", "map_err", "try_borrow", "try_borrow_mut", "binary_search", "binary_search_by", "binary_search_by_key", "duration_since", "elapsed", "from_str_radix", "downcast",
+  "create_dir", "create_dir_all", "remove_file", "remove_dir", "remove_dir_all", "rename", "read_exact", "write_fmt", "sync_all", "sync_data", "set_len",
+  "try_clone", "local_addr", "peer_addr", "set_nonblocking", "recv_from", "send_to", "to_socket_addrs", "set_permissions",
 ]);
 
 /** Combinators of std's `Option` and `Result` whose value is of the kind of the value they are called on. */
@@ -289,6 +293,8 @@ const KEEP_KIND: ReadonlySet<string> = new Set(["and_then", "or_else", "or", "an
  * the answer holds for std's.
  */
 export function receiverKind(receiver: string): "option" | "result" | null {
+  // Note: `write!` and `writeln!` give what the writer's `write_fmt` gives: std's is a Result.
+  if (/^\s*(?:write|writeln)\s*!\s*\(/.test(receiver)) return "result";
   const name = lastCall(receiver);
   if (name === undefined) return null;
   if (OPTION_METHODS.has(name)) return "option";
@@ -404,7 +410,8 @@ export function stdFailure(receiver: string): string | null {
 
 /** The name of the method or function whose call ends `expr` (`parse` of `s.parse::<u8>()`, `var` of `env::var("X")`). */
 export function lastCall(expr: string): string | undefined {
-  const e = expr.trim();
+  // Note: `.await` gives what the call's future outputs: the call is still the one to read.
+  const e = expr.trim().replace(/\s*\.\s*await\s*$/, "");
   return /\.\s*([a-z_]\w*)\s*(?:::\s*<[^()]*>\s*)?\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)\s*$/.exec(e)?.[1] ?? /(?:^|::)\s*([a-z_]\w*)\s*\([^]*\)\s*$/.exec(e)?.[1];
 }
 

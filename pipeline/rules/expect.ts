@@ -17,7 +17,8 @@ function rule(id: "expect" | "expect-err", suffix: readonly MessagePart[]): Rule
   const describe = (args: readonly (readonly Token[])[]): RuntimeMessage => {
     const arg = args[0];
     if (arg === undefined) return skipped("no-message");
-    const dynamic = () => skipped("dynamic-message", null, { message: written(arg), runtime: [{ wild: true }, ...suffix] });
+    // Note: a message held in a value (`.expect(msg)`) is shown as a hole named for what is written, as a format string's `{msg}` is: the name is not the text.
+    const dynamic = () => skipped("dynamic-message", null, { message: `{${written(arg).replace(/^[&*\s]+/, "")}}`, runtime: [{ wild: true }, ...suffix] });
     if (args.length !== 1) return dynamic();
     if (arg.length === 1 && isStrLiteral(arg[0])) return literal(arg[0]!.text, suffix) ?? dynamic();
     const inner = formatArgs(arg);

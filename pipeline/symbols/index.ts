@@ -640,6 +640,13 @@ export class SymbolIndex {
     return kind == null ? null : { kind, type };
   }
 
+  /** Whether a field of the type of `node`'s `impl` is declared as std's `Option` or `Result` (no type of the workspace by that name); null otherwise. */
+  fieldKind(node: SymbolNode, field: string): "option" | "result" | null {
+    const of = this.fieldOf(node.id, field);
+    if (of === null || of.decls.length > 0 || of.through === true) return null;
+    return of.name === "Option" ? "option" : of.name === "Result" ? "result" : null;
+  }
+
   /** The macro `name!` defined in `path`, or null. */
   macroIn(path: string, name: string): SymbolNode | null {
     return this.byFile.get(path)?.find((n) => n.fn === null && n.symbol === `${name}!`) ?? null;
