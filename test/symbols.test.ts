@@ -122,9 +122,12 @@ describe("indexFile", () => {
     const [load, tail] = indexFile(text).functions;
     // Note: an `or` and a match arm's `|` are no closures: the uses after them are still the function's.
     const ors = indexFile(["fn g(a: bool, b: bool, k: Kind) -> Result<u8, E> {", "    if a || b { first()?; }", "    let n = match k { Kind::A | Kind::B => second()?, _ => 0 };", "    Ok(third(n)?)", "}"].join("\n")).functions[0]!;
-    // Note: `map`, `and_then`, `inspect_err` hand an error on as it is: the use is what follows them; `ok()` and `unwrap_or` are other uses.
+    // Note: `map`, `and_then`, `inspect_err` hand an error on as it is: the use is what follows them.
     const kept = indexFile(["fn h(&self) -> Result<M, String> {", "    let a = first().map(|x| x + 1)?;", "    second().inspect_err(|e| log(e)).and_then(check).unwrap();", "    let c = third().ok();", "    let d = fourth().unwrap_or(0);", "    self.build().map(|s| s.into())", "}"].join("\n")).functions[0]!;
-    assert.deepEqual(new Map(kept.uses), new Map<string, string>([["first", "?"], ["second", "unwrap"], [".inspect_err", "unwrap"], [".and_then", "unwrap"], ["self.build", "return"]]));
+    assert.deepEqual(new Map(kept.uses), new Map<string, string>([["first", "?"], ["second", "unwrap"], [".inspect_err", "unwrap"], [".and_then", "unwrap"], ["third", "discard"], ["fourth", "discard"], ["self.build", "return"]]));
+    // `is_ok()`, `ok()`, `unwrap_or…` and `let _ =` drop the error: it goes no further.
+    const dropped = indexFile(["fn d() -> bool {", "    let _ = first(1);", "    let x = second().is_err();", "    third().unwrap_or_default();", "    x", "}"].join("\n")).functions[0]!;
+    assert.deepEqual(new Map(dropped.uses), new Map<string, string>([["first", "discard"], ["second", "discard"], ["third", "discard"]]));
     assert.deepEqual(new Map(ors.uses), new Map<string, string>([["first", "?"], ["second", "?"], ["third", "?"]]));
     assert.deepEqual(new Map(load!.uses), new Map<string, string>([["read_all", "?"], ["Header::parse", "map_err"], [".map_err", "?"], ["self.check", "unwrap"], ["self.verify", "expect"], ["early", "return"], ["Store::assemble", "return"]]));
     // Note: `last(1)` closes the body, but its value is added to, not returned as it is.
@@ -442,6 +445,14 @@ describe("checks a path makes first and where a returned error goes, on a fixtur
     assert.equal(e.facts!.receiverField, "value");
     assert.equal(e.facts!.receiverReturns, "option");
     assert.match(e.record.documentation ?? "", /holds no value \(None\) \(its struct declares `value` an Option\)/);
+  });
+
+  it("says an error a caller drops (is_ok) does not come back, with no advice to handle it", () => {
+    const e = byMessage("count: empty text");
+    assert.deepEqual(e.facts!.entryPoints!.map((p) => [p.symbol, p.errorPath]), [["is_count", ["discard"]]]);
+    const solutions = e.record.solutions.join("\n");
+    assert.match(solutions, /Through `is_count` it does not come back to you: `is_count` drops or handles it/);
+    assert.doesNotMatch(solutions, /Handle the error at your call/);
   });
 
   it("names no entry point that returns nothing as where a variant's text comes back (a Drop::drop)", () => {

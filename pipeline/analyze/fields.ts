@@ -1304,7 +1304,7 @@ function neverCompiledFields(kind: SiteKind, path: string, line: number, facts: 
 /** Where a returned error goes on an entry point's path (`Route`). */
 interface Route {
   /** `returns`: every function of the path passes it on, and the entry point returns it; `panics`, `maps`: `at` unwraps it or maps it; `unknown`: how `at` uses it is not read. */
-  readonly kind: "returns" | "panics" | "maps" | "unknown";
+  readonly kind: "returns" | "panics" | "maps" | "drops" | "unknown";
   /** The function of the path where it stops going up as it is, and how it uses it. */
   readonly at?: string;
   readonly use?: "unwrap" | "expect";
@@ -1331,13 +1331,14 @@ function readRoute(e: EntryPoint): Route {
   const uses = e.via.slice(1).map((_, k) => e.errorPath?.[k] ?? null);
   const written = [code(e.via[0]!), ...e.via.slice(1).map((callee, k) => {
     const use = uses[k];
-    return code(use === "?" ? `${callee}(…)?` : use === "return" ? `return ${callee}(…)` : use === "unwrap" ? `${callee}(…).unwrap()` : use === "expect" ? `${callee}(…).expect(…)` : use === "map_err" ? `${callee}(…).map_err(…)?` : `${callee}(…)`);
+    return code(use === "?" ? `${callee}(…)?` : use === "return" ? `return ${callee}(…)` : use === "unwrap" ? `${callee}(…).unwrap()` : use === "expect" ? `${callee}(…).expect(…)` : use === "map_err" ? `${callee}(…).map_err(…)?` : use === "discard" ? `${callee}(…)` : `${callee}(…)`);
   })].join(" → ");
   for (let k = uses.length - 1; k >= 0; k--) {
     const use = uses[k];
     if (use === "?" || use === "return") continue;
     const at = e.via[k]!;
     if (use === "unwrap" || use === "expect") return { kind: "panics", at, use, written };
+    if (use === "discard") return { kind: "drops", at, written };
     if (use !== "map_err") return { kind: "unknown", at, written };
     // Note: the mapped error comes back to the user only where every call above passes it on, to an entry point that returns a `Result`.
     const above = uses.slice(0, k);
@@ -1429,6 +1430,7 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
   const returning = routed.filter((r) => r.route.kind === "returns").map((r) => r.e);
   const panicking = routed.filter((r) => r.route.kind === "panics");
   const mapping = routed.filter((r) => r.route.kind === "maps");
+  const dropping = routed.filter((r) => r.route.kind === "drops");
   const unread = routed.filter((r) => r.route.kind === "unknown").map((r) => r.e);
   const passing = unread.filter((e) => e.noResult !== true);
   const stopping = unread.filter((e) => e.noResult === true);
@@ -1438,6 +1440,7 @@ function returnedFields(kind: SiteKind, message: string, path: string, line: num
     ...(returning.length === 0 ? [] : [`It comes back to you in the \`Result\` of ${list(returning.map((e) => code(e.symbol)))}, as the index reads the calls (${returning.slice(0, 2).map((e) => routeOf(e).written).join("; ")}${returning.length > 2 ? "; …" : ""})${returning.some((e) => e.errorPath?.includes("?") === true) ? ", \`?\` converting it with \`From\` where the error types differ" : ""}: \`match\` on that \`Result\`, or pass it on with \`?\`; \`unwrap()\` and \`expect()\` turn it into a panic.`]),
     ...panicking.slice(0, 2).map(({ e, route }) => `Through ${code(e.symbol)} it does not come back to you as a value (${route.written}): the \`${route.use === "unwrap" ? "unwrap()" : "expect(…)"}\` in ${code(route.at!)} turns it into a panic, which prints ${route.use === "unwrap" ? "“called \`Result::unwrap()\` on an \`Err\` value: ” and then the error's Debug form" : "the \`expect\` message, “: ” and then the error's Debug form"}.`),
     ...mapping.slice(0, 2).map(({ e, route }) => `Through ${code(e.symbol)} (${route.written}), ${code(route.at!)} turns it into another error with \`.map_err(…)\` and passes that on: what comes back in the \`Result\` of ${code(e.symbol)} is that error (whether it keeps this text is not worked out here).`),
+    ...dropping.slice(0, 2).map(({ e, route }) => `Through ${code(e.symbol)} it does not come back to you: ${code(route.at!)} drops or handles it where it calls the next function (\`.is_ok()\`, \`.is_err()\`, \`.ok()\`, \`.unwrap_or…\` or \`let _ =\`, as the index reads the call), so there is no error of it to handle at your call.`),
   ];
   const solutions = macroCrate
     ? [`Change the ${macroInput(facts)} so that its expansion does not make this error.`]

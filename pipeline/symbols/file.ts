@@ -28,9 +28,13 @@ export type CallFact = string;
 /**
  * How a function uses the result of a call: `?` (`f(…)?`), `map_err` (`f(…).map_err(…)?`),
  * `return` (`f(…)` the last expression of its body), `unwrap` (`f(…).unwrap()`), `expect`
- * (`f(…).expect(…)`).
+ * (`f(…).expect(…)`), `discard` (`f(…).is_ok()`, `.ok()`, `.unwrap_or(…)` and the like, `let _ =
+ * f(…);`: the error goes no further).
  */
-export type ResultUse = "?" | "map_err" | "return" | "unwrap" | "expect";
+export type ResultUse = "?" | "map_err" | "return" | "unwrap" | "expect" | "discard";
+
+/** The methods of `Result` (and `Option`) that drop an error or handle it: what they give holds no error. */
+const ERROR_DROPPING: ReadonlySet<string> = new Set(["is_ok", "is_err", "ok", "unwrap_or", "unwrap_or_default", "unwrap_or_else", "is_some", "is_none"]);
 
 /** How users invoke a proc macro: `function` (`name!(…)`), `attribute` (`#[name]`), or `derive` with the name users derive and its helper attributes (`#[derive(Deserialize)]`, `#[serde(…)]`). */
 export type ProcMacro = readonly [kind: "function" | "attribute" | "derive", derived?: string, ...helpers: string[]];
@@ -498,8 +502,10 @@ function resultUse(t: readonly Token[], pair: Int32Array, name: number, open: nu
   const before = t[from - 1]?.text;
   if (before === "return" && (x.text === ";" || x.text === "}")) return "return";
   if (k === bodyClose && (before === ";" || before === "{" || before === "}")) return "return";
+  if (before === "=" && t[from - 2]?.text === "_" && t[from - 3]?.text === "let" && x.text === ";") return "discard";
   if (x.text !== "." || t[k + 2]?.text !== "(") return null;
   const method = t[k + 1]!.text;
+  if (ERROR_DROPPING.has(method)) return "discard";
   if (method === "unwrap" && t[k + 3]?.text === ")") return "unwrap";
   if (method === "expect") return "expect";
   if (method === "map_err" && t[pair[k + 2]! + 1]?.text === "?") return "map_err";
