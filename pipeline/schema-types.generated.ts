@@ -703,8 +703,8 @@ export interface CheckFirst {
 export interface DocQuote {
   /** The documented function (`Tensor::reshape`) or type (`Ctxt`). */
   symbol: string;
-  /** Whose doc comment it is: the site's own `function`, an `entry-point`'s, or the `type` (or trait) whose `impl` holds the site's function (its first paragraph: what the type is for, the contract its methods keep). */
-  of: "function" | "entry-point" | "type";
+  /** Whose doc comment it is: the site's own `function`, an `entry-point`'s, the `type` (or trait) whose `impl` holds the site's function (its first paragraph: what the type is for, the contract its methods keep), or, for the `Display` text of an error variant (`errorClass` `Type::Variant`), that `variant`'s, as the enum in the site's file declares it (what the error means, in the crate's words). */
+  of: "function" | "entry-point" | "type" | "variant";
   /** The doc comment's first paragraph. */
   summary: string;
   /** Its `# Panics` section, or null when it has none. */

@@ -134,6 +134,11 @@ describe("indexFile", () => {
     assert.equal(tail!.uses, undefined);
   });
 
+  it("reads a call with a const block in its turbofish, inside a macro's arguments", () => {
+    const text = ["impl<const D: usize> Tensor<D> {", "    pub fn triu(self) -> Self {", "        check!(TensorCheck::tri::<{ D }>());", "        self", "    }", "}"].join("\n");
+    assert.deepEqual(indexFile(text).functions[0]!.calls, ["check!", "TensorCheck::tri"]);
+  });
+
   it("reads how users invoke a proc macro: a derive's name and helper attributes, an attribute, a function-like macro", () => {
     const text = [
       "#[proc_macro_derive(Deserialize, attributes(serde))]",
@@ -459,6 +464,9 @@ describe("checks a path makes first and where a returned error goes, on a fixtur
     const e = byMessage("pull: nothing left after {n} pulls");
     assert.deepEqual(e.facts!.madeIn?.map((m) => [m.symbol, m.entryPoints]), [["Queue::pull", ["Queue::pull"]]]);
     assert.doesNotMatch(e.record.solutions.join("\n"), /Queue::drop/);
+    // The variant's doc comment says what the error means, in the crate's words.
+    assert.deepEqual(e.facts!.docs?.filter((d) => d.of === "variant"), [{ symbol: "PullError::Empty", of: "variant", summary: "Nothing was left, after this many pulls.", panics: null }]);
+    assert.match(e.record.documentation ?? "", /The docs of the variant `PullError::Empty` say: “Nothing was left, after this many pulls\.”/);
   });
 
   it("reads each entry point's way up: passed on with ?, ended by an expect, unread in a closure", () => {

@@ -96,6 +96,18 @@ describe("the workspace's layout", () => {
     assert.equal(placeOf(l, "src/s/w.rs").module, "s::w");
   });
 
+  it("puts the modules a file declares under its own inner #![cfg], and not the file itself twice", () => {
+    const text: Record<string, string> = {
+      "src/lib.rs": '#[cfg(feature = "signal")]\npub mod signal;\n',
+      "src/signal.rs": '//! Windows-specific types.\n\n#![cfg(any(windows, docsrs))]\n#![cfg_attr(docsrs, doc(cfg(windows)))]\n\n#[cfg(not(windows))]\n#[path = "signal/stub.rs"]\nmod imp;\n',
+      "src/signal/stub.rs": "",
+    };
+    const files = Object.keys(text).map((p) => ({ path: p, modules: scanModules(text[p]!) }));
+    const { layout: l } = readWorkspace([{ path: "Cargo.toml", text: '[package]\nname = "sig"\n' }], files);
+    assert.deepEqual(placeOf(l, "src/signal.rs").gates, ['feature = "signal"']);
+    assert.deepEqual(placeOf(l, "src/signal/stub.rs").gates, ['feature = "signal"', "any(windows, docsrs)", "not(windows)"]);
+  });
+
   it("declares the modules of a macro without arguments where it is invoked, and reads no cfg_attr path", () => {
     const text: Record<string, string> = {
       "src/lib.rs": "macro_rules! crate_root {\n    () => {\n        #[cfg_attr(docsrs, path = \"elsewhere/de.rs\")]\n        pub mod de;\n        mod lib {\n            pub use core::*;\n        }\n    };\n}\n\ncrate_root!();\n",

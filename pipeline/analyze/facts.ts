@@ -163,7 +163,8 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
 
   const functionFact = fn === null ? undefined : describeFunction(fn, node);
   const bodyStart = fn?.field("body")?.start ?? outerStart;
-  const constants = check?.kind === "assert" ? integerConstants(text, constantNames([check.condition, check.left, check.right].filter((x) => x != null).join(" "))) : [];
+  const named = check?.kind === "assert" ? constantNames([check.condition, check.left, check.right].filter((x) => x != null).join(" ")) : [];
+  const constants = named.length === 0 ? [] : integerConstants(text, named, fn === null ? null : text.slice(bodyStart, node.start));
   const inside = code(text.slice(outerStart, node.start));
   return {
     items,
@@ -189,19 +190,39 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
 }
 
 /**
- * Of `names`, those the file declares once as an integer constant with a literal value
- * (`const MAX_LEN: usize = 39;`, in a function or at the top), with that value: `[name, value]`.
- * Note: a name declared more than once in the file (two functions' own `MAX_LEN`) is left out.
+ * Of `names`, those declared as an integer constant with a literal value (`const MAX_LEN: usize =
+ * 39;`), with that value: `[name, value]`. A declaration in the function's body before the site
+ * (`body`) is the one its name means there; else the file's, where it declares the name once.
+ * Note: a name declared more than once in the file and not in the body (two functions' own `MAX_LEN`) is left out.
  */
-function integerConstants(text: string, names: readonly string[]): [name: string, value: number][] {
+function integerConstants(text: string, names: readonly string[], body: string | null): [name: string, value: number][] {
   const out: [string, number][] = [];
+  const inBody = body === null ? null : declaredConstants(body);
+  const inFile = declaredConstants(text);
   for (const name of names) {
-    const found = [...text.matchAll(new RegExp(`\\bconst\\s+${name}\\s*:\\s*[iu](?:8|16|32|64|128|size)\\s*=\\s*([0-9][0-9_]*)\\s*;`, "g"))];
-    const declared = text.match(new RegExp(`\\b(?:const|static)\\s+(?:mut\\s+)?${name}\\b`, "g"))?.length ?? 0;
-    if (found.length === 1 && declared === 1) out.push([name, Number(found[0]![1]!.replace(/_/g, ""))]);
+    const value = inBody?.has(name) === true ? inBody.get(name) : inFile.get(name);
+    if (value != null) out.push([name, value]);
   }
   return out;
 }
+
+/** The constants and statics `text` declares, by name: a literal integer constant's value, null for any other or for a name declared more than once. The last text's are kept. */
+function declaredConstants(text: string): ReadonlyMap<string, number | null> {
+  if (text === lastDeclared.text) return lastDeclared.found;
+  const found = new Map<string, number | null>();
+  for (const m of text.matchAll(DECLARED_CONSTANT)) {
+    const name = m[1]!;
+    found.set(name, found.has(name) || m[2] === undefined ? null : Number(m[2].replace(/_/g, "")));
+  }
+  lastDeclared = { text, found };
+  return found;
+}
+
+/** A `const` or `static` declaration, with the value of an integer constant's literal. */
+const DECLARED_CONSTANT = /\b(?:const|static)\s+(?:mut\s+)?([A-Z][A-Z0-9_]*)\b(?:\s*:\s*[iu](?:8|16|32|64|128|size)\s*=\s*([0-9][0-9_]*)\s*;)?/g;
+
+/** The last text `declaredConstants` read, and what it found. */
+let lastDeclared: { text: string; found: ReadonlyMap<string, number | null> } = { text: "", found: new Map() };
 
 /**
  * The macro invocations whose tokens hold offset `at`, outermost first: `invocation` itself
@@ -787,8 +808,8 @@ interface FunctionInfo {
   readonly mutable: readonly { readonly end: number; readonly names: readonly string[] }[];
   /** For each simple, non-`&mut` parameter: where the first `let` that may rebind it starts (Infinity: none). */
   readonly rebound: ReadonlyMap<string, number>;
-  /** True when the body's text may assign to a field of `self` (a quick test before `SELF_ASSIGN` is run for a site). */
-  readonly assignsSelf: boolean;
+  /** The assignments to a field of `self` in the body (`self.pos += i`), with where each is. */
+  readonly selfAssigns: readonly { readonly at: number; readonly field: string }[];
 }
 
 /** The enclosing function as declared, with what generated guards need to repeat it. */
@@ -798,8 +819,7 @@ function describeFunction(fn: ViewNode, site: ViewNode): FunctionFact {
   const mutableLets = info.mutable.filter((l) => l.end <= at).flatMap((l) => l.names);
   const flow = info.flow.filter((l) => l.end <= at);
   // Note: `self.pos += i` before the site: the field holds what the function computed, not only what the calls before left.
-  const body = fn.field("body");
-  const assignedFields = body === null || !info.assignsSelf ? [] : [...new Set([...code(fn.view.text.slice(body.start, at)).matchAll(SELF_ASSIGN)].map((m) => m[1]!))].sort();
+  const assignedFields = [...new Set(info.selfAssigns.filter((a) => a.at < at).map((a) => a.field))].sort();
   return {
     ...info.base,
     lets: info.lets.filter((l) => l.end <= at).map((l) => l.text),
@@ -810,8 +830,24 @@ function describeFunction(fn: ViewNode, site: ViewNode): FunctionFact {
   };
 }
 
-/** An assignment to a field of `self` (`self.pos += i`, `self.len = 0`), not a comparison. */
-const SELF_ASSIGN = /\bself\s*\.\s*([a-z_]\w*)\s*(?:[-+*\/%^&|]|<<|>>)?=(?![=>])/g;
+
+/** The assignments to a field of `self` between `from` and `to` of `text`, in code (not comments or strings): offsets in `text`. */
+function selfAssignsIn(text: string, from: number, to: number): { at: number; field: string }[] {
+  const src = text.slice(from, to);
+  // Note: most bodies assign no field of `self`: the raw text is tested first, its tokens read only where it may.
+  if (!SELF_ASSIGN_ANY.test(src)) return [];
+  const out: { at: number; field: string }[] = [];
+  const t = tokenize(src);
+  for (let k = 0; k + 3 < t.length; k++) {
+    if (t[k]!.text !== "self" || t[k + 1]!.text !== "." || t[k + 2]!.kind !== "ident") continue;
+    const op = t[k + 3]!.text;
+    if (op === "=" || (op.length >= 2 && op.endsWith("=") && op !== "==" && op !== "!=" && op !== "<=" && op !== ">=" && op !== "=>")) out.push({ at: from + t[k]!.start, field: t[k + 2]!.text });
+  }
+  return out;
+}
+
+/** An assignment to a field of `self` (`self.pos += i`, `self.len = 0`), not a comparison, as the raw text may show one. */
+const SELF_ASSIGN_ANY = /\bself\s*\.\s*[a-z_]\w*\s*(?:[-+*\/%^&|]|<<|>>)?=(?![=>])/;
 
 function readFunction(fn: ViewNode): FunctionInfo {
   const text = fn.view.text;
@@ -873,7 +909,7 @@ function readFunction(fn: ViewNode): FunctionInfo {
     },
     ...(body === null ? { lets: [], flow: [], mutable: [] } : plainLets(body, text)),
     rebound,
-    assignsSelf: body !== null && /\bself\s*\.\s*[a-z_]\w*\s*(?:[-+*\/%^&|]|<<|>>)?=(?![=>])/.test(text.slice(body.start, body.end)),
+    selfAssigns: body === null ? [] : selfAssignsIn(text, body.start, body.end),
   };
 }
 

@@ -509,10 +509,8 @@ function avoidance(framing: Framing): string {
   }
   if (only?.kind === "if") return `${code(only.condition ?? "")} is ${only.holds === false ? "true" : "false"}`;
   if (only?.kind === "assert") return assertion(only);
-  if (only?.kind === "match" && only.guard == null) {
-    const earlier = only.earlierArms ?? [];
-    return `${code(only.scrutinee ?? "")} does not match ${code(only.pattern ?? "")}${earlier.length === 0 ? "" : ` (or matches ${earlier.length === 1 ? "the arm" : `one of the ${earlier.length} arms`} before it)`}`;
-  }
+  // Note: an arm before it takes such a value first, but may panic itself (burn-dispatch's `Int`, `Bool` and `Quantized` arms): only not matching this arm is said.
+  if (only?.kind === "match" && only.guard == null) return `${code(only.scrutinee ?? "")} does not match ${code(only.pattern ?? "")}`;
   if (only?.kind === "if-let") return `${code(only.value ?? "")} ${variantState(only.pattern ?? "", only.holds === false) ?? `${only.holds === false ? "matches" : "does not match"} ${code(only.pattern ?? "")}`}`;
   if (only?.kind === "let-else") return `${code(only.value ?? "")} ${variantState(only.pattern ?? "", true) ?? `matches ${code(only.pattern ?? "")}`}`;
   // Note: the conditions are nested (each inside the one before): the panic needs all of them, so avoiding it needs one to fail. A single condition said and then negated ("… holds does not hold") reads as its opposite.
@@ -756,9 +754,11 @@ function reachSentences(fn: FunctionFact | undefined, facts: RecordFacts): strin
     if (facts.macro === "macro_rules") situations.push("In the body of a `macro_rules!` macro: every expansion that takes this arm contains it.");
     return situations;
   }
+  // Note: a call of the method runs it; it gets to the site only where the path's conditions hold.
+  const there = facts.conditions.some((c) => c.kind !== "assert" && c.kind !== "expect") ? "runs it, and gets to the site where the conditions above hold" : "gets there";
   if (isDrop(fn)) situations.push(`It is the destructor of ${code(fn.implType ?? "")}: it runs whenever such a value is dropped (at the end of its scope, by \`drop(value)\`, or with what holds it); no code calls it directly (E0040).`);
-  else if (fn.implTrait !== null) situations.push(`${code(fn.name)} implements ${code(`${fn.implTrait}::${fn.name}`)} for ${code(fn.implType ?? "")}: every call of that trait method on this type gets there.`);
-  else if (fn.traitName !== null) situations.push(`${code(fn.name)} is a default method of trait ${code(fn.traitName)}: implementations that do not override it get there.`);
+  else if (fn.implTrait !== null) situations.push(`${code(fn.name)} implements ${code(`${fn.implTrait}::${fn.name}`)} for ${code(fn.implType ?? "")}: every call of that trait method on this type ${there}.`);
+  else if (fn.traitName !== null) situations.push(`${code(fn.name)} is a default method of trait ${code(fn.traitName)}: a call of it on a type whose implementation does not override it ${there}.`);
   else if (fn.visibility === "pub") situations.push(`${code(`pub fn ${fn.name}`)}${fn.implType === null ? "" : ` of ${code(`impl ${fn.implType}`)}`}: ${publicReach(facts)}.`);
   else if (fn.visibility !== null) situations.push(`${code(`${fn.visibility} fn ${fn.name}`)}: callable only where that visibility allows.`);
   else situations.push(`${code(`fn ${fn.name}`)} is private to its module: users get there only through other code of the crate.`);

@@ -373,13 +373,17 @@ export function reachOf(input: SymbolsInput, envelopes: readonly Envelope[], fac
     const forwards = forwardsOf.get(i);
     const panics = panickedWith.get(i);
     const kind = { ...(returns === null ? {} : { receiverReturns: returns.kind, ...(returns.method === undefined ? {} : { receiverMethod: returns.method }), ...(returns.field === undefined ? {} : { receiverField: returns.field }) }), ...(outside ? { receiverOutsideRepo: true as const } : {}), ...(makers.length === 0 ? {} : { madeIn: makers }), ...(hiddenCalls.length === 0 ? {} : { privateCalls: hiddenCalls }), ...(hiddenFields.length === 0 ? {} : { privateFields: hiddenFields }), ...(forwards === undefined ? {} : { forwards }), ...(panics === undefined ? {} : { panickedWith: panics }) };
-    if (target === null) return { entryPoints: [], docs: [], callers: [], reproductions: reproductionsOf(input, linked[i]!, []), example: null, ...kind };
+    // Note: an error variant's doc comment says what the error means, in the crate's words (tokio's `TryRecvError::Lagged`).
+    const variant = DISPLAY_TEXTS.has(e.occurrences[0]!.kind) && e.record.errorClass?.includes("::") === true ? index.variantDoc(e.record.filePath, e.record.errorClass) : null;
+    const variantDocs: DocQuote[] = variant === null || variant.summary === "" ? [] : [{ symbol: e.record.errorClass!, of: "variant", summary: variant.summary, panics: null, ...(variant.details === undefined ? {} : { details: variant.details }) }];
+    if (target === null) return { entryPoints: [], docs: variantDocs, callers: [], reproductions: reproductionsOf(input, linked[i]!, []), example: null, ...kind };
     const entries = entriesOf(target);
     const documented: SymbolNode[] = [target, ...entries.map((x) => x.node).filter((n) => n.id !== target.id)];
     const docs = documented.flatMap((n): DocQuote[] => (n.doc === null ? [] : [{ symbol: n.symbol, of: n === target ? "function" : "entry-point", summary: n.doc.summary, panics: n.doc.panics, ...(n.doc.errors === undefined ? {} : { errors: n.doc.errors }), ...(n.doc.details === undefined ? {} : { details: n.doc.details }) }]));
     // Note: the type of the site's method says what values of it are for: the contract a check of `self` keeps.
     const owner = index.ownerDoc(target);
     if (owner !== null && owner.doc.summary !== "") docs.push({ symbol: owner.name, of: "type", summary: owner.doc.summary, panics: null, ...(owner.doc.details === undefined ? {} : { details: owner.doc.details }) });
+    docs.push(...variantDocs);
     const docTests = documented.filter((n) => n.doc?.example !== undefined);
     const reproductions = reproductionsOf(input, linked[i]!, docTests);
     // Note: a test's body is a user's "before" only where it calls what users can call (a public function of the path) and names nothing private to the crate (`crate::`, `super::`, `self::` paths of a unit test).

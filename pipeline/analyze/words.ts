@@ -88,6 +88,9 @@ export function withOwnWords<F extends Prose>(fields: F, facts: RecordFacts, own
     if (mine.panics !== null) documentation.push(ended(`Under “# Panics” they say: ${quote(mine.panics)}`));
     if (mine.errors !== undefined && returned) documentation.push(ended(`Under “# Errors” they say: ${quote(mine.errors)}`));
   }
+  // Note: an error variant's docs say what the error means: quoted first among the docs' words, as the crate's own account of it.
+  const variant = docs.find((d) => d.of === "variant");
+  if (variant !== undefined) documentation.push(ended(`The docs of the variant ${code(variant.symbol)} say: ${quote(variant.summary)}${variant.details === undefined ? "" : ` ${quote(variant.details)}`}`));
   // Note: the type's docs speak for a function without docs of its own (a `Drop::drop`, a trait method's impl); one with its own docs is said in those.
   const type = mine === undefined ? docs.find((d) => d.of === "type") : undefined;
   if (type !== undefined) documentation.push(ended(`The docs of ${code(type.symbol)}, whose \`impl\` holds ${code(facts.function?.name ?? "the function")}, say: ${quote(type.summary)}${type.details === undefined ? "" : ` ${quote(type.details)}`}`));

@@ -139,6 +139,8 @@ export interface FileSymbols {
   readonly types: readonly TypeSymbol[];
   /** Of those, the ones with a doc comment, `[name, doc]`, in the order declared; absent when none. */
   readonly typeDocs?: readonly (readonly [name: string, doc: DocFact])[];
+  /** Of its enums outside test code, the variants with a doc comment, `[enum, variant, doc]`; absent when none. */
+  readonly variantDocs?: readonly (readonly [enumName: string, variant: string, doc: DocFact])[];
   /** The named fields of its structs whose type is one named type: `[struct, field, type]`, the type's path as written (`Inner`, `crate::batch::Semaphore`), after a `*` where a wrapper holds it (`Arc<Inner>`: `*Inner`, whose own methods such as `clone` are the wrapper's); absent when none. */
   readonly fields?: readonly (readonly [struct: string, field: string, type: string])[];
   /** Of its structs' named fields, outside test code, those not plain `pub` (none, `pub(crate)`, …), by struct: code outside the crate cannot read them. Absent when none. */
@@ -219,6 +221,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
   const modules: [string, boolean][] = [];
   const types: TypeSymbol[] = [];
   const typeDocs: [string, DocFact][] = [];
+  const variantDocs: [string, string, DocFact][] = [];
   const fields: [string, string, string][] = [];
   const hiddenFields: [string, string[]][] = [];
   const inlineModules = () => stack.filter((s) => s.kind === "mod").map((s) => [s.name!, s.pub!] as const);
@@ -358,6 +361,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       const head = itemHead(text, t, pair, i);
       types.push(typeEntry(next.text, head.visibility === "pub"));
       if (head.doc !== undefined) typeDocs.push([next.text, head.doc]);
+      if (word === "enum" && !head.test) for (const [variant, doc] of variantDocsOf(text, t, pair, i + 1)) variantDocs.push([next.text, variant, doc]);
       if (word === "struct" && !head.test && !inTest()) {
         const { typed, hidden } = fieldTypes(t, pair, i + 1);
         for (const [field, type] of typed) fields.push([next.text, field, type]);
@@ -453,7 +457,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
     if (after !== "(" && after !== "!" && after !== "::") continue;
     const into = collector();
     if (into === undefined) continue;
-    const call = callAt(t, i, selfType, aliases, (name) => into.localTypes?.get(name) ?? (into.bound?.has(name) === true ? undefined : into.paramTypes?.get(name)));
+    const call = callAt(t, pair, i, selfType, aliases, (name) => into.localTypes?.get(name) ?? (into.bound?.has(name) === true ? undefined : into.paramTypes?.get(name)));
     // Note: each callee once per function (the index asks who calls whom, not how often).
     if (call !== null && !into.called!.has(call)) {
       into.called!.add(call);
@@ -461,7 +465,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
       into.lines?.push(lineOf(tok.start));
     }
     if (call !== null && into.results !== undefined && !call.endsWith("!")) {
-      const found = resultUse(t, pair, i, after === "::" && t[i + 2]?.text === "<" ? skipAngles(t, i + 2) : i + 1, into.close);
+      const found = resultUse(t, pair, i, after === "::" && t[i + 2]?.text === "<" ? skipAngles(t, i + 2, pair) : i + 1, into.close);
       // Note: in a closure or an `async` block, a `?` or `return` leaves that, not the function, and a panic happens when it runs.
       const use = found !== null && inClosure(t, pair, i, pair[into.close]!) ? null : found;
       const known = into.results.get(call);
@@ -477,7 +481,7 @@ export function indexFile(text: string, t: readonly Token[] = tokenize(text)): F
   // Note: a function whose body never closes ends the file.
   while (pending.length > 0) functions.push(ended(pending.pop()!, lineOf(text.length)));
   functions.sort((a, b) => a.line - b.line || a.endLine - b.endLine);
-  return { functions, macros: macros.map(({ types: aliases, ...m }) => (aliases!.length === 0 ? m : { ...m, types: aliases })), uses, reexports, modules, types, ...(typeDocs.length === 0 ? {} : { typeDocs }), ...(fields.length === 0 ? {} : { fields }), ...(hiddenFields.length === 0 ? {} : { hiddenFields }) };
+  return { functions, macros: macros.map(({ types: aliases, ...m }) => (aliases!.length === 0 ? m : { ...m, types: aliases })), uses, reexports, modules, types, ...(typeDocs.length === 0 ? {} : { typeDocs }), ...(variantDocs.length === 0 ? {} : { variantDocs }), ...(fields.length === 0 ? {} : { fields }), ...(hiddenFields.length === 0 ? {} : { hiddenFields }) };
 }
 
 /** The methods of `Result` (and `Option`) whose result holds the receiver's error unchanged when it is one. */
@@ -908,11 +912,11 @@ const LONGEST_KEYWORD = Math.max(...[...KEYWORDS].map((k) => k.length));
  * the type `Self` names there (asked only for a `Self::` path); `typed`: the type of a parameter
  * of the function by its name, for a method called on it (`options.check()` → `StftOptions.check`).
  */
-function callAt(t: readonly Token[], i: number, self: () => string | null, aliases: ReadonlyMap<string, string>, typed: (name: string) => string | undefined = () => undefined): string | null {
+function callAt(t: readonly Token[], pair: Int32Array, i: number, self: () => string | null, aliases: ReadonlyMap<string, string>, typed: (name: string) => string | undefined = () => undefined): string | null {
   const name = t[i]!.text;
   let after = i + 1;
   // A turbofish: `f::<T>(`.
-  if (t[after]?.text === "::" && t[after + 1]?.text === "<") after = skipAngles(t, after + 1);
+  if (t[after]?.text === "::" && t[after + 1]?.text === "<") after = skipAngles(t, after + 1, pair);
   const next = t[after];
   if (next === undefined) return null;
   if (next.text === "!" && t[after + 1]?.kind === "open" && t[i - 1]?.text !== "::" && name !== "macro_rules") return `${name}!`;
@@ -1041,6 +1045,22 @@ function ownPathEnd(t: readonly Token[], k: number, to: number): number {
 /** Wrappers a method call reads through to the value they hold (auto-deref): `Arc<T>`, `Rc<T>`, `Box<T>`. */
 const DEREF_WRAPPERS: ReadonlySet<string> = new Set(["Arc", "Rc", "Box"]);
 
+/** The doc comments of the variants of the enum whose name is at `name`, by variant, those with one. */
+function variantDocsOf(text: string, t: readonly Token[], pair: Int32Array, name: number): [variant: string, doc: DocFact][] {
+  let k = name + 1;
+  while (k < t.length && t[k]!.text !== "{" && t[k]!.text !== ";") k = t[k]!.kind === "open" ? pair[k]! + 1 : t[k]!.text === "<" ? skipAngles(t, k) : k + 1;
+  if (t[k]?.text !== "{") return [];
+  const out: [string, DocFact][] = [];
+  for (const [from, to] of commaParts(t, pair, k, false)) {
+    let a = from;
+    while (a < to && t[a]!.text === "#" && t[a + 1]?.text === "[") a = pair[a + 1]! + 1;
+    if (t[a]?.kind !== "ident") continue;
+    const doc = itemHead(text, t, pair, a).doc;
+    if (doc !== undefined) out.push([t[a]!.text, doc]);
+  }
+  return out;
+}
+
 /**
  * The named fields of the struct whose name is at `name` whose type is one named type, with that
  * type's name: `inner: Inner`, `sem: ll::Semaphore<T>` (a path of modules read to its last
@@ -1158,7 +1178,7 @@ function paramsOf(t: readonly Token[], pair: Int32Array, open: number, receiver:
 /** Notes in `into.passes` each argument of the call named at `i` (its key `call`) that is one of the function's parameters by name alone, borrowed or through a method that gives the same value (`x.as_slice()`), or a method's answer on one with no argument (`self.shape()`). */
 function handedOn(t: readonly Token[], pair: Int32Array, i: number, call: CallFact, into: Scope): void {
   let open = i + 1;
-  if (t[open]?.text === "::" && t[open + 1]?.text === "<") open = skipAngles(t, open + 1);
+  if (t[open]?.text === "::" && t[open + 1]?.text === "<") open = skipAngles(t, open + 1, pair);
   if (t[open]?.text !== "(") return;
   commaParts(t, pair, open, false).forEach(([from, to], arg) => {
     let a = from;
@@ -1217,13 +1237,18 @@ function commaParts(t: readonly Token[], pair: Int32Array, open: number, types: 
 }
 
 /** The index just past the angle brackets opening at `open`. */
-function skipAngles(t: readonly Token[], open: number): number {
+function skipAngles(t: readonly Token[], open: number, pair?: Int32Array): number {
   let depth = 0;
   for (let k = open; k < t.length; k++) {
     const x = t[k]!.text;
     if (x === "<" || x === "<<") depth += x.length;
     else if (x === ">" || x === ">>") depth -= x.length;
     if (depth <= 0) return k + 1;
+    // Note: in a call's turbofish, a `{ … }` is a const argument (`tri::<{ D }>()`), read through where the groups are paired.
+    if (x === "{" && pair !== undefined) {
+      k = pair[k]!;
+      continue;
+    }
     if (x === ";" || x === "{") return k;
   }
   return t.length;

@@ -138,6 +138,8 @@ export class SymbolIndex {
   private readonly ownerDeclsOf: (id: number) => readonly number[] | null;
   /** The type of a field of the type of a method's `impl` (`fieldOf`), by node id. */
   private readonly fieldOf: (id: number, field: string) => FieldType | null;
+  /** The doc comments of enum variants, by `path\0Enum::Variant` (`variantDoc`). */
+  private readonly variantDocs = new Map<string, DocFact>();
   /** The doc comment of the type (or trait) of a method's `impl` (`ownerDoc`), by node id. */
   private readonly ownerDocOf: (id: number) => { readonly name: string; readonly doc: DocFact } | null;
 
@@ -199,6 +201,7 @@ export class SymbolIndex {
     for (const file of files) {
       const s = file.symbols;
       if (s === undefined) continue;
+      if (!file.test) for (const [enumName, variant, doc] of s.variantDocs ?? []) this.variantDocs.set(`${file.path}\0${enumName}::${variant}`, doc);
       const list: SymbolNode[] = [];
       const where = moduleOf(file.path);
       const fileReachable = !file.test && where.module !== null && reachable(where.package, where.module);
@@ -577,6 +580,11 @@ export class SymbolIndex {
    */
   ownerDoc(node: SymbolNode): { readonly name: string; readonly doc: DocFact } | null {
     return this.ownerDocOf(node.id);
+  }
+
+  /** The doc comment of the variant `Enum::Variant` of an enum declared in the file at `path`, or null. */
+  variantDoc(path: string, variant: string): DocFact | null {
+    return this.variantDocs.get(`${path}\0${variant}`) ?? null;
   }
 
 

@@ -59,6 +59,8 @@ export interface ModuleScan {
   readonly moduleMacros?: readonly ModuleMacro[];
   /** The item-level invocations without arguments (`crate_root!();`) at its top level, by name; absent when none. */
   readonly invokes?: readonly string[];
+  /** The predicates of its inner `#![cfg(…)]` attributes (the file's own gates, which every module it declares is under); absent when none. */
+  readonly innerGates?: readonly string[];
 }
 
 export const EMPTY_SCAN: ModuleScan = { mods: [], macros: [] };
@@ -82,6 +84,7 @@ export function scanModules(text: string, lexed?: readonly Token[]): ModuleScan 
   const macros: ItemMacro[] = [];
   const moduleMacros: ModuleMacro[] = [];
   const invokes: string[] = [];
+  const innerGates: string[] = [];
   let mods: ModDecl[] = [];
   const walk = (from: number, to: number, parent: number, around: readonly MacroUse[]) => {
     let attrs: string[] = [];
@@ -94,7 +97,10 @@ export function scanModules(text: string, lexed?: readonly Token[]): ModuleScan 
         continue;
       }
       if (t.text === "#" && tokens[i + 1]?.text === "!" && tokens[i + 2]?.text === "[") {
-        i = closer(tokens, i + 2);
+        const end = closer(tokens, i + 2);
+        // Note: a file's own `#![cfg(P)]` gates every module it declares (tokio's `signal/windows.rs`, `#![cfg(any(windows, docsrs))]`).
+        if (parent < 0 && from === 0 && around.length === 0) innerGates.push(...cfgOf(text.slice(t.start, tokens[end]!.end).replace(/^#\s*!/, "#")));
+        i = end;
         continue;
       }
       if (t.text === "pub") {
@@ -151,7 +157,7 @@ export function scanModules(text: string, lexed?: readonly Token[]): ModuleScan 
     }
   };
   walk(0, tokens.length, -1, []);
-  return { mods, macros, ...(moduleMacros.length > 0 ? { moduleMacros } : {}), ...(invokes.length > 0 ? { invokes } : {}) };
+  return { mods, macros, ...(moduleMacros.length > 0 ? { moduleMacros } : {}), ...(invokes.length > 0 ? { invokes } : {}), ...(innerGates.length > 0 ? { innerGates } : {}) };
 }
 
 /** The tokens of the transcriber of a `macro_rules!` body (opened at `open`, closed at `close`) of one arm `() => { … }`, or null. */
@@ -355,7 +361,7 @@ export function workspaceLayout(packages: readonly Package[], scans: ReadonlyMap
         for (const [mods, decl] of declarationsOf(scan, f.path, moduleMacros)) {
           if (decl.inline) continue;
           const chain = chainOf(mods, decl);
-          const gates = [...f.gates];
+          const gates = [...f.gates, ...(scan.innerGates ?? [])];
           let ok = true;
           for (const d of chain) {
             for (const m of d.macros) {
