@@ -743,6 +743,13 @@ describe("what a path's own function checks first, and the receiver's method on 
     const f = withOwnWords(analysisFields("expect", "max: empty", "src/reduce.rs", 587, g, []), g, undefined, "max: empty");
     assert.match(f.triggerScenarios, /On the way, `max` checks with a panic of its own on a line before its first call of `max_f32_reduce` \(“max: cannot reduce an empty tensor”\): where it rejects the same input, a call of `max` stops there first/);
   });
+  it("says of a check that reads only the call's type parameters that every such call fails, not to validate arguments", () => {
+    const tri = fn({ name: "tri", line: 232, visibility: "pub", generics: "<const D: usize>" });
+    const f = analysisFields("assert", "tri needs at least 2 dimensions", "src/check.rs", 238, facts(tri, { conditions: [{ kind: "assert", line: 238, macro: "assert", condition: "D >= 2" }], entryPoints: [entry("tri", ["tri"])] }), []);
+    assert.match(f.preventionTips.join("\n"), /The check reads `D`, which the types of your call choose: it fails on every such call/);
+    assert.doesNotMatch(f.preventionTips.join("\n"), /Validate the arguments/);
+  });
+
   it("says a receiver on a field of self by the type its struct declares, not as None or an Err", () => {
     const poll = fn({ name: "poll_next", line: 10, visibility: "pub", receiver: "self: Pin<&mut Self>", implType: "Chunks" });
     const f = analysisFields("expect", "polled after completion", "src/chunks.rs", 12, facts(poll, { conditions: [{ kind: "expect", line: 12, receiver: "self.project().chunk.as_mut()" }], receiverReturns: "option", receiverField: "chunk", entryPoints: [entry("Chunks::poll_next", ["Chunks::poll_next"])] }), []);

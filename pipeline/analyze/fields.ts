@@ -833,7 +833,8 @@ function otherSitesSentence(facts: RecordFacts): string | null {
 function labelOf(kind: SiteKind, source: MessageSource | undefined): string {
   if (kind === "expect") return "`.expect(…)`";
   if (kind === "expect-err") return "`.expect_err(…)`";
-  if (kind === "wrapper-call") return `A call of ${code(`${source?.name ?? "a wrapper"}(…)`)}, a function that panics with the message it is given,`;
+  // Note: the wrapper prints what it is given whole or inside a text of its own (`{name}: …`): its message is made from it.
+  if (kind === "wrapper-call") return `A call of ${code(`${source?.name ?? "a wrapper"}(…)`)}, a function that panics with a message made from what this call gives it,`;
   if (kind === "declared-call") return `${code(`${source?.name ?? "the declared call"}(…)`)}, whose message a panic elsewhere prints (the configuration declares it),`;
   if (errorTypeOf(kind) === "error") return `The error made by ${RETURNED_HOW[kind] ?? "`Err(…)`"}`;
   return `\`${kind.replaceAll("-", "_")}!\``;
@@ -910,8 +911,9 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
   const gates = gatesText(compileGates);
   const runsOnly = debugRun ? ` Its ${DEBUG_RUN}.` : "";
   const steps = facts.conditions.map((c) => describeCondition(c, facts));
-  /** True for a site in a `macro_rules!` body with `match` arms or `if`s read from its tokens around it (after the macro's own arm). */
-  const tokenRead = facts.macro === "macro_rules" && facts.conditions.some((c, k) => k > 0 && facts.conditions[k - 1]!.kind === "macro-rule" && (c.kind === "match" || c.kind === "if" || c.kind === "if-let"));
+  /** True for a site in a `macro_rules!` body with `match` arms or `if`s read from its tokens around it (after the macro's own arm, at `ruleStep`): those are run-time conditions of the code the expansion makes. */
+  const ruleStep = facts.conditions.findIndex((c) => c.kind === "macro-rule");
+  const tokenRead = facts.macro === "macro_rules" && ruleStep >= 0 && ["match", "if", "if-let"].includes(facts.conditions[ruleStep + 1]?.kind ?? "");
   const deciding = framing.deciding.map((c) => describeCondition(c, facts));
   const inputs = inputsOf(framing, fn);
   const names = list([...framing.params, ...framing.generics, ...framing.configFields].map(code));
@@ -967,7 +969,9 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
   const subject = fn === undefined ? (facts.items.length > 0 ? `In ${code(itemPath(facts))}` : "Here") : `In ${fnName}`;
   const call = fn === undefined ? null : code(callOf(fn));
   const pathTrigger = facts.macro === "macro_rules"
-    ? `${subject}: expansions contain it when ${steps.length > 0 ? cond : "the macro is invoked"}; ${tokenRead ? "of the code inside the macro's body, only the `match` arms and `if`s are read (read the excerpt for the rest)" : "the conditions inside the macro's body are not analysed here (read the excerpt)"}.`
+    ? tokenRead
+      ? `${subject}: expansions contain it when ${steps.slice(0, ruleStep + 1).join(", then ")}; the code made from them raises it when ${steps.slice(ruleStep + 1).join(", then ")}; of the code inside the macro's body, only the \`match\` arms and \`if\`s are read (read the excerpt for the rest).`
+      : `${subject}: expansions contain it when ${steps.length > 0 ? cond : "the macro is invoked"}; the conditions inside the macro's body are not analysed here (read the excerpt).`
     : tokenTree
     ? `${reachSteps.length > 0 ? `${subject}, ${inMacro} is reached with the site's tokens when ${reachSteps.join(", then ")}` : `${subject}, in the tokens of ${inMacro}`}; the conditions of the code made from those tokens are not analysed here (read the excerpt).`
     : framing.frame === "input" && users && call !== null && decidingText !== null
@@ -1028,7 +1032,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
         solutions.push(`Nothing a caller passes decides it: if it ever fires, the values ${facts.crate === null ? "the crate" : code(facts.crate)} is compiled with disagree (the code holds that ${assertion(last!)}); report it with the version of ${facts.crate === null ? "the crate" : code(facts.crate)} you build.`);
         break;
       }
-      if (framing.mutated.length > 0 && (fn?.params.length ?? 0) > 0) solutions.push(`Check what you pass to ${callee} against its docs first: the check reads ${list(framing.mutated.map(code))}, which the function computes as it goes, and may be of your arguments through ${framing.mutated.length === 1 ? "it" : "them"} (not worked out here).`);
+      if (framing.mutated.length > 0 && (fn?.params.length ?? 0) > 0) solutions.push(`Check what you pass to ${users ? callee : "the public calls that reach it"} against ${users ? "its" : "their"} docs first: the check reads ${list(framing.mutated.map(code))}, which the function computes as it goes, and may be of your arguments through ${framing.mutated.length === 1 ? "it" : "them"} (not worked out here).`);
       solutions.push(`${framing.mutated.length > 0 && (fn?.params.length ?? 0) > 0 ? "Where the arguments are valid, this" : "This"} points to a bug of ${facts.crate === null ? "the crate" : code(facts.crate)} or a use of it that it does not foresee${decidingText === null ? "" : ` (the code holds that ${kind.includes("assert") ? assertion(last!) : `this case never happens: ${decidingText}`})`}: report it with the calls that led here.`);
       // Note: `Drop::drop` has no caller to return an error to.
       solutions.push(isDrop(fn) ? `${maintainers(facts.crate)}find which caller or earlier step breaks that assumption and fix it there; \`Drop::drop\` cannot return an error, so a state reachable on purpose is to be handled before the value is dropped (a method users call first, as \`File::sync_all\` is to dropping a \`File\`).` : `${maintainers(facts.crate)}find which caller or earlier step breaks that assumption and fix it there; if the state is reachable on purpose, return an error the caller can handle.`);
@@ -1072,7 +1076,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
       // Note: a record of several sites: the code repeats the condition of the first only.
       if (guards.validationCode !== null) solutions.push(`Check the arguments first with the validation code, which tests ${(facts.otherSites ?? []).length === 0 ? "the same condition" : `the condition of line ${line} (not those of the message's other sites)`} and returns ${withoutValues(message) === message ? "the message" : "the message's text, its values left out,"} as an \`Err\`.`);
       // Note: a check of the caller's input that panics is the crate's design (its docs often say so under "# Panics"): no advice to its maintainers to change it.
-      tips.push(framing.configFields.length > 0 ? "Set configuration fields to values the code accepts when the configuration is built, and test that configuration once." : users ? `Validate the arguments of ${callee} where they enter your program.` : "Validate what you pass to the public calls that reach it where it enters your program.");
+      tips.push(framing.configFields.length > 0 ? "Set configuration fields to values the code accepts when the configuration is built, and test that configuration once." : framing.params.length === 0 && framing.generics.length > 0 ? `The check reads ${list(framing.generics.map(code))}, which the types of your call choose: it fails on every such call, so a test that makes it once shows it.` : users ? `Validate the arguments of ${callee} where they enter your program.` : "Validate what you pass to the public calls that reach it where it enters your program.");
       break;
     case "state":
       // Note: a method users do not call runs on values the crate's own code builds: no value of theirs to check.
