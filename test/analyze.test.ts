@@ -175,6 +175,9 @@ describe("golden facts and fields", () => {
     // A drop that raises only when no other panic unwinds never aborts the process.
     assert.doesNotMatch(at(109).commonSituations!, /abort/);
     assert.match(at(58).documentation!, /`values\.first\(\)` holds no value \(None\) \(if `first` is std's, a guess from its name alone/);
+    // A `_` arm after the constants the value's own state is set to: the code's assumption, not an answer to handle.
+    assert.match(at(211).solutions.join("\n"), /points to a bug of/);
+    assert.doesNotMatch(at(211).solutions.join("\n"), /handle that answer/);
     assert.doesNotMatch(at(58).documentation!, /Err/);
     assert.match(at(63).documentation!, /the generic parameters `DM` and `DV`/);
     assert.match(at(77).commonSituations!, /The catalog finds the same message at one other site too: `right` \(`crates\/fixture\/src\/frames\.rs:83`\)/);

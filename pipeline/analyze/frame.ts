@@ -174,6 +174,11 @@ export function isCatchAll(pattern: string): boolean {
   return p === "_" || /^[a-z_]\w*$/.test(p) || /^\(\s*(?:_|[a-z_]\w*)(?:\s*,\s*(?:_|[a-z_]\w*))*\s*,?\s*\)$/.test(p);
 }
 
+/** True for a pattern of constants and integer literals alone (`EMPTY`, `Self::PARKED`, `0 | 1`). */
+function isConstantPattern(pattern: string): boolean {
+  return pattern.split("|").every((p) => /^\s*(?:(?:[A-Za-z_]\w*\s*::\s*)*[A-Z][A-Z0-9_]*|-?[0-9][0-9_]*)\s*$/.test(p));
+}
+
 /** True when the message says the path is not implemented or not supported. */
 export function saysMissing(message: string): boolean {
   return MISSING_TEXT.test(message);
@@ -272,6 +277,8 @@ export function frameOf(kind: SiteKind, message: string, facts: SiteFacts): Fram
   // Note: in a binary, what a function checks comes from the program's own input (its command line, its files), which its user gives.
   if (readsInput && (facts as RecordFacts).crateKind === "bin") return of("input");
   if (readsInput) return of(!reachedByUsers(facts) ? "internal" : fn === undefined || calledByUsers(fn, facts as RecordFacts) ? "input" : "relayed");
+  // Note: a catch-all arm after arms of constants alone (`EMPTY`, `NOTIFIED`, `PARKED`) on the value's own state (`self.state.swap(…)`), with nothing of the caller's read, is the state the code never stores: its assumption, whatever call answered it.
+  if (kind === "panic" && last?.kind === "match" && isCatchAll(last.pattern ?? "") && (last.earlierArms ?? []).length > 0 && last.earlierArms!.every((a) => a.guard == null && isConstantPattern(a.pattern)) && readNames(last.scrutinee ?? "").includes("self") && params.length === 0 && generics.length === 0) return of("invariant");
   if (kind === "wrapper-call" || kind === "declared-call") return of("callee");
   if (deciding.length === 0) return of(kind === "unimplemented" ? "missing" : "always");
   // Note: an assertion on what the value a method is called on holds (`self.n_fft`, directly or through the function's `let`s) checks that value: users who call the method set it; one reached only through other functions checks what they leave; one no user reaches is the code's assumption.
