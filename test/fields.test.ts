@@ -306,6 +306,10 @@ describe("advice only where the code supports it", () => {
     assert.match(f.solutions[0]!, /on values it computes itself, and users reach it only through other code of `lines`: run with `RUST_BACKTRACE=1`/);
     assert.ok(f.tags.includes("path-condition") && !f.tags.includes("precondition"), f.tags.join(", "));
     assert.doesNotMatch(f.preventionTips.join("\n"), /Validate the arguments/);
+    // A check that also reads a value at run time (`self.dtype`) does not fail on every call with those types.
+    const cast = fn({ name: "as_slice", line: 40, visibility: "pub", receiver: "&self", implType: "Data", generics: "<E: Element>" });
+    const g = analysisFields("assert", "dtype mismatch", "src/data.rs", 42, facts(cast, { conditions: [{ kind: "assert", line: 42, macro: "assert_eq", left: "E::dtype()", right: "self.dtype" }], entryPoints: [entry("Data::as_slice", ["Data::as_slice"])] }), []);
+    assert.doesNotMatch(g.preventionTips.join("\n"), /fails on every such call/);
   });
 
   it("gives no advice to the crate's maintainers on a check of the caller's input, whether or not the trait's signature leaves room for an error", () => {
@@ -748,6 +752,10 @@ describe("what a path's own function checks first, and the receiver's method on 
     const f = analysisFields("assert", "tri needs at least 2 dimensions", "src/check.rs", 238, facts(tri, { conditions: [{ kind: "assert", line: 238, macro: "assert", condition: "D >= 2" }], entryPoints: [entry("tri", ["tri"])] }), []);
     assert.match(f.preventionTips.join("\n"), /The check reads `D`, which the types of your call choose: it fails on every such call/);
     assert.doesNotMatch(f.preventionTips.join("\n"), /Validate the arguments/);
+    // A check that also reads a value at run time (`self.dtype`) does not fail on every call with those types.
+    const cast = fn({ name: "as_slice", line: 40, visibility: "pub", receiver: "&self", implType: "Data", generics: "<E: Element>" });
+    const g = analysisFields("assert", "dtype mismatch", "src/data.rs", 42, facts(cast, { conditions: [{ kind: "assert", line: 42, macro: "assert_eq", left: "E::dtype()", right: "self.dtype" }], entryPoints: [entry("Data::as_slice", ["Data::as_slice"])] }), []);
+    assert.doesNotMatch(g.preventionTips.join("\n"), /fails on every such call/);
   });
 
   it("says a receiver on a field of self by the type its struct declares, not as None or an Err", () => {

@@ -24,7 +24,7 @@ import { MACRO_RULES, RULES } from "../rules/index.js";
 import { withoutValues } from "../message.js";
 import { errorTypeOf } from "../sources/returned.js";
 import { generateGuards, type Guards, NO_GUARDS } from "./guard.js";
-import { calledByUsers, conditionSource, frameOf, type Frame, type Framing, ERROR_HANDLERS, errorArm, isCatchAll, isDrop } from "./frame.js";
+import { calledByUsers, conditionSource, frameOf, type Frame, type Framing, ERROR_HANDLERS, errorArm, isCatchAll, isDrop, paramsBehind } from "./frame.js";
 import { boundNames, declaredKind, genericNames, isCopyType, settingsRead, singleName, headPaths, lastCall, letValue, lex, passesSelf, pathCalls, splitTopLevel, readNames, receiverKind, rustString, stdFailure, typeNames, wholeVariant } from "./rust.js";
 import { isStrLiteral, tokenize } from "../tokens.js";
 import { list, type OwnWords, withOwnWords } from "./words.js";
@@ -296,6 +296,11 @@ function macroInput(facts: RecordFacts): string {
   if (macros.length === 0 || derives.length !== macros.length || macros.length > 3) return "input of the macro (the item it is applied to, its attributes)";
   const helpers = [...new Set(macros.flatMap((p) => p.helpers ?? []))];
   return `item you derive ${list(derives.map((d) => code(`#[derive(${d})]`)))} for${helpers.length === 0 ? "" : ` (its fields and variants, and their ${list(helpers.map((h) => code(`#[${h}(…)]`)))} attributes)`}`;
+}
+
+/** True when the deciding conditions read no value at all, only the type parameters (`D >= 2`): they hold or fail for every call with the same types. */
+function typesAlone(framing: Framing): boolean {
+  return framing.deciding.every((c) => readNames([conditionSource(c), c.kind === "assert" ? `${c.left ?? ""} ${c.right ?? ""}` : ""].join(" ")).every((n) => framing.generics.includes(n)));
 }
 
 /**
@@ -621,9 +626,20 @@ function settingsOfPath(deciding: readonly Condition[]): { envs: string[]; featu
 }
 
 /** What a partial carrier's check reads beside what the entry point hands on, in words. */
-function alsoRead(carrier: Carrier): string {
+function alsoRead(carrier: Carrier, facts: RecordFacts): string {
   const rest = carrier.rest.length === 0 ? [] : [`${list(carrier.rest.map(code))}, which that path does not hand on unchanged (how ${code(carrier.entry.symbol)} comes to ${carrier.rest.length === 1 ? "it" : "them"} is not traced here)`];
-  const locals = carrier.locals.length === 0 ? [] : [`the function's own ${list(carrier.locals.map(code))}`];
+  // Note: a `let` computed from what the path hands on alone (`let hop_length = options.hop_length;`) is that value's, not another of the function's own.
+  const handed = new Set(carrier.pairs.map(([own]) => own));
+  const fn = facts.function;
+  const derived = carrier.locals.filter((n) => {
+    const behind = fn === undefined ? [] : paramsBehind(fn, facts, [n]);
+    return behind.length > 0 && behind.every((p) => handed.has(p));
+  });
+  const own = carrier.locals.filter((n) => !derived.includes(n));
+  const locals = [
+    ...(derived.length === 0 ? [] : [`${list(derived.map(code))}, which the function computes from ${carrier.pairs.length === 1 ? "that value" : "those values"}`]),
+    ...(own.length === 0 ? [] : [`the function's own ${list(own.map(code))}`]),
+  ];
   return [...rest, ...locals].join(" and ");
 }
 
@@ -947,7 +963,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
   else if (framing.frame === "input" && who !== null && decidingText !== null && users) doc.push(`${who} checks what its caller passes: it ${fails} when ${decidingText}, a check of ${inputs}. The message tells the caller that this input is outside what ${who} accepts.`);
   else if (framing.frame === "input" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs}. Users do not call it directly: the values come through the public calls that reach it.`);
   else if (carrier !== null && who !== null && decidingText !== null && carrier.rest.length === 0 && carrier.locals.length === 0) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs ?? `the value ${who} is called on (\`self\`)`}. Users do not call ${who} themselves; ${carrierSentence(carrier, who)} So a call of ${code(carrier.entry.symbol)} gets here when ${renamed(decidingText, carrier)}, for ${carrier.named}; what ${code(carrier.entry.symbol)} does before that call (an earlier check, an early return) is not worked out here.`);
-  else if (carrier !== null && who !== null && decidingText !== null) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs ?? `the value ${who} is called on (\`self\`)`}. Users do not call ${who} themselves; ${carrierSentence(carrier, who)} The check reads ${carrier.pairs.length === 1 ? "that value" : "those values"} together with ${alsoRead(carrier)}; what ${code(carrier.entry.symbol)} does before that call (an earlier check, an early return) is not worked out here.`);
+  else if (carrier !== null && who !== null && decidingText !== null) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs ?? `the value ${who} is called on (\`self\`)`}. Users do not call ${who} themselves; ${carrierSentence(carrier, who)} The check reads ${carrier.pairs.length === 1 ? "that value" : "those values"} together with ${alsoRead(carrier, facts)}; what ${code(carrier.entry.symbol)} does before that call (an earlier check, an early return) is not worked out here.`);
   else if (framing.frame === "relayed" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers pass: it ${fails} when ${decidingText}, a check of ${inputs ?? `the value ${who} is called on (\`self\`)`}. Users do not call ${who} themselves: they get there only through other functions of the crate (the trigger names them). Whether those ever pass it such ${inputs === null ? "a value" : "values"}, or check what they are given first, is not worked out here; that a value of the user's is passed on unchanged and is the cause is a guess, not a finding.`);
   else if (framing.frame === "internal" && who !== null && decidingText !== null) doc.push(`${who} checks what its callers in the crate pass${framing.readsSelf ? " against its own state" : ""}: it ${fails} when ${decidingText}, a check of ${inputs}${framing.readsSelf ? `${inputs?.includes(", which ") ? "," : ""} and of \`self\`` : ""}. The symbol index finds no public function that reaches it (it does not follow calls on values whose type the syntax does not show, nor calls a macro writes): if none does, only the crate's own code gets there, and a failure means that code broke what ${who} assumes (a bug of the crate, or a use of it the crate does not foresee).`);
   else if (framing.frame === "state" && who !== null && decidingText !== null) doc.push(`It panics when ${decidingText}: a check of the value ${who} is called on (\`self\`), as the calls before left it${framing.mutated.length === 0 ? "" : ` and as this call changes it: it reads ${mutatedWords(framing.mutated)}`}.`);
@@ -1051,7 +1067,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
           ? `Call ${code(carrier.entry.symbol)} only where ${renamed(avoid, carrier)}${selfRead ? " (`self` there is the value you call it on)" : ""}: it reads ${carrier.pairs.length === 1 ? "that value" : "those values"} of its input and hands ${carrier.pairs.length === 1 ? "it" : "them"} to ${callee}, which checks ${carrier.pairs.length === 1 ? "it" : "them"}.`
           : carrier.rest.length === 0 && carrier.locals.length === 0
           ? `Call ${code(carrier.entry.symbol)} with ${carrier.named} for which ${renamed(avoid, carrier)}: it hands ${carrier.pairs.length === 1 ? "it" : "them"} on${unchangedWord(carrier)} to ${callee}, which checks ${carrier.pairs.length === 1 ? "it" : "them"}.`
-          : `Call ${code(carrier.entry.symbol)} with ${carrier.named} that ${carrier.pairs.length === 1 ? "passes" : "pass"} the check of ${callee}: it hands ${carrier.pairs.length === 1 ? "it" : "them"} on${unchangedWord(carrier)} to ${callee}, which fails when ${renamed(decidingText ?? avoid, carrier)}, reading ${carrier.pairs.length === 1 ? "it" : "them"} together with ${alsoRead(carrier)}.`);
+          : `Call ${code(carrier.entry.symbol)} with ${carrier.named} that ${carrier.pairs.length === 1 ? "passes" : "pass"} the check of ${callee}: it hands ${carrier.pairs.length === 1 ? "it" : "them"} on${unchangedWord(carrier)} to ${callee}, which fails when ${renamed(decidingText ?? avoid, carrier)}, reading ${carrier.pairs.length === 1 ? "it" : "them"} together with ${alsoRead(carrier, facts)}.`);
         // Note: a check that also reads the value's own state (`self.weights`, set when it was built) may fail for a value built so: valid arguments alone do not make it a bug.
         solutions.push(framing.readsSelf
           ? `The check also reads the state of the value ${code(carrier.entry.symbol)} is called on (what it was built with, such as its configuration, and what was done to it since): where what you pass is valid by the docs, look there before taking this for a bug of ${facts.crate === null ? "the crate" : code(facts.crate)}.`
@@ -1076,7 +1092,7 @@ function siteFields(kind: SiteKind, message: string, path: string, line: number,
       // Note: a record of several sites: the code repeats the condition of the first only.
       if (guards.validationCode !== null) solutions.push(`Check the arguments first with the validation code, which tests ${(facts.otherSites ?? []).length === 0 ? "the same condition" : `the condition of line ${line} (not those of the message's other sites)`} and returns ${withoutValues(message) === message ? "the message" : "the message's text, its values left out,"} as an \`Err\`.`);
       // Note: a check of the caller's input that panics is the crate's design (its docs often say so under "# Panics"): no advice to its maintainers to change it.
-      tips.push(framing.configFields.length > 0 ? "Set configuration fields to values the code accepts when the configuration is built, and test that configuration once." : framing.params.length === 0 && framing.generics.length > 0 ? `The check reads ${list(framing.generics.map(code))}, which the types of your call choose: it fails on every such call, so a test that makes it once shows it.` : users ? `Validate the arguments of ${callee} where they enter your program.` : "Validate what you pass to the public calls that reach it where it enters your program.");
+      tips.push(framing.configFields.length > 0 ? "Set configuration fields to values the code accepts when the configuration is built, and test that configuration once." : framing.params.length === 0 && framing.generics.length > 0 && typesAlone(framing) ? `The check reads ${list(framing.generics.map(code))}, which the types of your call choose: it fails on every such call, so a test that makes it once shows it.` : users ? `Validate the arguments of ${callee} where they enter your program.` : "Validate what you pass to the public calls that reach it where it enters your program.");
       break;
     case "state":
       // Note: a method users do not call runs on values the crate's own code builds: no value of theirs to check.

@@ -98,7 +98,7 @@ export function conditionSource(c: Condition): string {
  * follows a `let` whose value calls with effects (`map.insert(id, hash)`), whose answer is the
  * world's as much as the caller's.
  */
-function paramsBehind(fn: FunctionFact, facts: SiteFacts, names: readonly string[], effects = false): string[] {
+export function paramsBehind(fn: FunctionFact, facts: SiteFacts, names: readonly string[], effects = false): string[] {
   const params = fn.params.flatMap((p) => boundNames(p.pattern));
   const found = namesBehind(fn, facts, names, effects);
   return params.filter((p) => found.has(p));

@@ -10,7 +10,7 @@ import { analyzeWithCarry, keepTimes } from "./index.js";
 import type { SymbolsInput } from "./reach.js";
 
 /** Bumped whenever the analysis can write other fields for the same sites (it is part of the pipeline version). */
-export const ANALYZER_VERSION = 38;
+export const ANALYZER_VERSION = 39;
 
 /** What run.ts hands the analyze stage. */
 export interface AnalyzeStageInput {
