@@ -30,7 +30,7 @@ export { isTestAttribute } from "./rust/index.js";
 export { declaredTestModules, mayDeclareTestModule, testModuleNames } from "./token-pass.js";
 
 /** Bumped whenever extraction can give other sites for the same text (it keys the cache). */
-export const EXTRACTOR_VERSION = 61;
+export const EXTRACTOR_VERSION = 62;
 
 const MACRO_NAMES = [...MACRO_RULES.keys()].sort((a, b) => b.length - a.length);
 const CANDIDATE = new RegExp(`\\b(${MACRO_NAMES.join("|")})\\s*!|\\.\\s*(${[...METHOD_RULES.keys()].join("|")})\\s*\\(`, "dg");

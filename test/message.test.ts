@@ -603,6 +603,7 @@ describe("rules: the whole runtime text, and what a site without text of its own
     assert.deepEqual(place("expect", '"ab"'), ["no-distinctive-text", "ab", String.raw`ab(?:: [\s\S]*)?`]);
     // A message held in a value is shown as a hole named for it: its name is not its text.
     assert.deepEqual(place("expect", "&message"), ["dynamic-message", "{message}", String.raw`[\s\S]*`]);
+    assert.deepEqual(place("panic", "$($msg)*"), ["dynamic-message", "{$($msg) *}", String.raw`[\s\S]*`]);
   });
 
   it("lists std's words of every rule, longest first", () => {

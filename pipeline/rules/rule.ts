@@ -112,7 +112,8 @@ export function formatted(args: readonly (readonly Token[])[], frame: Frame = PL
   const framed = (parts: readonly MessagePart[]): MessagePart[] => [{ lit: frame.prefix }, ...parts, ...frame.suffix];
   if (args.length === 0) return skipped("no-message", null, frame.bare);
   const call = readFormat(args);
-  if (call === null) return skipped("dynamic-message", null, { message: written(args[0]!), runtime: framed([{ wild: true }]) });
+  // Note: a message that is a value (`panic!(msg)` in Rust 2018, `panic!($($msg)*)` in a macro's body) is shown as a hole named for what is written, as a format string's `{msg}` is: its name is not its text.
+  if (call === null) return skipped("dynamic-message", null, { message: `{${written(args[0]!).replace(/^[&*\s]+/, "")}}`, runtime: framed([{ wild: true }]) });
   if (!isDistinctive(call.parts)) return skipped("no-distinctive-text", call.format, { message: call.format, runtime: framed(call.parts) });
   return { message: call.format, runtime: framed(call.parts), skip: null };
 }
