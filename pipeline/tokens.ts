@@ -584,6 +584,21 @@ export function tokenize(text: string, atStray: "skip" | "stop" = "skip"): Token
   return tokens;
 }
 
+/** The index of each delimiter's partner (unclosed ones: the last token). */
+export function matching(t: readonly Token[]): Int32Array {
+  const pair = new Int32Array(t.length).fill(t.length - 1);
+  const open: number[] = [];
+  for (let i = 0; i < t.length; i++) {
+    if (t[i]!.kind === "open") open.push(i);
+    else if (t[i]!.kind === "close" && open.length > 0) {
+      const o = open.pop()!;
+      pair[o] = i;
+      pair[i] = o;
+    }
+  }
+  return pair;
+}
+
 /** True for a `str` literal (`"…"`, `r"…"`, `r#"…"#`): byte and C strings are not `&str` and never format strings. */
 export function isStrLiteral(tok: Token | undefined): boolean {
   return tok !== undefined && tok.kind === "string" && (tok.text.startsWith('"') || tok.text.startsWith("r"));

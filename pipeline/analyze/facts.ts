@@ -11,7 +11,7 @@
 import type { Condition, FunctionFact, ItemFact, MacroUse, MatchArm, ParamFact, SiteFacts } from "../schema-types.generated.js";
 import { chain, type Hit, type Item, itemAt, type Layout, layoutOf } from "../layout.js";
 import { cfgPredicateText, CLOSURE_OPENERS, type Rule } from "../rust/index.js";
-import { isAsciiWord, isSpace, readDelimited, skipTrivia, splitArgs, type Token, tokenize } from "../tokens.js";
+import { isAsciiWord, isSpace, matching, readDelimited, skipTrivia, splitArgs, type Token, tokenize } from "../tokens.js";
 import { namedChildSpans, type ViewNode } from "../tree-view.js";
 import { boundNames, constantNames } from "./rust.js";
 
@@ -164,7 +164,7 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
   const functionFact = fn === null ? undefined : describeFunction(fn, node);
   const bodyStart = fn?.field("body")?.start ?? outerStart;
   const named = check?.kind === "assert" ? constantNames([check.condition, check.left, check.right].filter((x) => x != null).join(" ")) : [];
-  const constants = named.length === 0 ? [] : integerConstants(text, named, fn === null ? null : text.slice(bodyStart, node.start));
+  const constants = named.length === 0 ? [] : integerConstants(fileConstants(node), named, fn === null ? null : declaredConstants(text.slice(bodyStart, node.start)));
   const inside = code(text.slice(outerStart, node.start));
   return {
     items,
@@ -192,13 +192,11 @@ export function siteFacts(chain: readonly ViewNode[], rule: Pick<Rule, "name" | 
 /**
  * Of `names`, those declared as an integer constant with a literal value (`const MAX_LEN: usize =
  * 39;`), with that value: `[name, value]`. A declaration in the function's body before the site
- * (`body`) is the one its name means there; else the file's, where it declares the name once.
+ * (`inBody`) is the one its name means there; else the file's (`inFile`), where it declares the name once.
  * Note: a name declared more than once in the file and not in the body (two functions' own `MAX_LEN`) is left out.
  */
-function integerConstants(text: string, names: readonly string[], body: string | null): [name: string, value: number][] {
+function integerConstants(inFile: ReadonlyMap<string, number | null>, names: readonly string[], inBody: ReadonlyMap<string, number | null> | null): [name: string, value: number][] {
   const out: [string, number][] = [];
-  const inBody = body === null ? null : declaredConstants(body);
-  const inFile = declaredConstants(text);
   for (const name of names) {
     const value = inBody?.has(name) === true ? inBody.get(name) : inFile.get(name);
     if (value != null) out.push([name, value]);
@@ -206,23 +204,31 @@ function integerConstants(text: string, names: readonly string[], body: string |
   return out;
 }
 
-/** The constants and statics `text` declares, by name: a literal integer constant's value, null for any other or for a name declared more than once. The last text's are kept. */
+/** The constants and statics `text` declares, by name: a literal integer constant's value, null for any other or for a name declared more than once. */
 function declaredConstants(text: string): ReadonlyMap<string, number | null> {
-  if (text === lastDeclared.text) return lastDeclared.found;
   const found = new Map<string, number | null>();
   for (const m of text.matchAll(DECLARED_CONSTANT)) {
     const name = m[1]!;
     found.set(name, found.has(name) || m[2] === undefined ? null : Number(m[2].replace(/_/g, "")));
   }
-  lastDeclared = { text, found };
   return found;
 }
+
+/** `declaredConstants` of the whole file `node` stands in, read once per file. */
+function fileConstants(node: ViewNode): ReadonlyMap<string, number | null> {
+  const known = FILE_CONSTANTS.get(node.view);
+  if (known !== undefined) return known;
+  const found = declaredConstants(node.view.text);
+  FILE_CONSTANTS.set(node.view, found);
+  return found;
+}
+
+/** `fileConstants` by the file's tree. */
+const FILE_CONSTANTS = new WeakMap<object, ReadonlyMap<string, number | null>>();
 
 /** A `const` or `static` declaration, with the value of an integer constant's literal. */
 const DECLARED_CONSTANT = /\b(?:const|static)\s+(?:mut\s+)?([A-Z][A-Z0-9_]*)\b(?:\s*:\s*[iu](?:8|16|32|64|128|size)\s*=\s*([0-9][0-9_]*)\s*;)?/g;
 
-/** The last text `declaredConstants` read, and what it found. */
-let lastDeclared: { text: string; found: ReadonlyMap<string, number | null> } = { text: "", found: new Map() };
 
 /**
  * The macro invocations whose tokens hold offset `at`, outermost first: `invocation` itself
@@ -307,6 +313,7 @@ function withTokenReceiver(check: Condition, root: ViewNode, at: number): Condit
   const text = root.view.text;
   const base = root.start;
   const tokens = root.memo("tokens", () => tokenize(text.slice(root.start, root.end)));
+  const pair = root.memo("pairs", () => matching(tokens));
   let dot = -1;
   for (let i = 0; i < tokens.length && tokens[i]!.start + base < at; i++) dot = i;
   if (dot < 1 || tokens[dot]!.text !== ".") return check;
@@ -314,13 +321,10 @@ function withTokenReceiver(check: Condition, root: ViewNode, at: number): Condit
   for (;;) {
     const x = tokens[k];
     if (x === undefined) break;
+    // Note: a group (a call's arguments, an index) is stepped over whole; an unpaired closer ends the receiver.
     if (x.kind === "close") {
-      for (let depth = 0; k > 0; ) {
-        k--;
-        if (tokens[k]!.kind === "close") depth++;
-        else if (tokens[k]!.kind === "open" && depth-- === 0) break;
-      }
-      k--;
+      if (pair[k]! >= k) break;
+      k = pair[k]! - 1;
       continue;
     }
     if (x.text === "?") {
@@ -383,6 +387,7 @@ function tokenConditions(root: ViewNode, at: number): Condition[] {
   const text = root.view.text;
   const base = root.start;
   const tokens = root.memo("tokens", () => tokenize(text.slice(root.start, root.end)));
+  const pair = root.memo("pairs", () => matching(tokens));
   const src = (from: number, to: number) => (from > to ? "" : text.slice(base + tokens[from]!.start, base + tokens[to]!.end).replace(/\s+/g, " ").trim());
   const lineAt = (k: number) => root.view.lineOf(base + tokens[k]!.start);
   /** The first token from `from` to `to` (exclusive) at the depth of `from` that is `word`, or -1. */
@@ -399,28 +404,12 @@ function tokenConditions(root: ViewNode, at: number): Condition[] {
     let from = m.armStart;
     const attributes: string[] = [];
     while (tokens[from]?.text === "#" && tokens[from + 1]?.text === "[") {
-      const k = Math.min(closerAfter(from + 1), end - 1);
+      const k = Math.min(pair[from + 1]!, end - 1);
       attributes.push(src(from, k));
       from = k + 1;
     }
     const guardAt = atTop(from, end, "if");
     return guardAt < 0 ? { pattern: src(from, end - 1), guard: null, attributes } : { pattern: src(from, guardAt - 1), guard: src(guardAt + 1, end - 1), attributes };
-  };
-  /** The close token of the group that opens at `open`. */
-  const closerAfter = (open: number) => {
-    for (let k = open + 1, depth = 0; k < tokens.length; k++) {
-      if (tokens[k]!.kind === "open") depth++;
-      else if (tokens[k]!.kind === "close" && depth-- === 0) return k;
-    }
-    return tokens.length - 1;
-  };
-  /** The open token of the group that closes at `close`. */
-  const openerBefore = (close: number) => {
-    for (let k = close - 1, depth = 0; k >= 0; k--) {
-      if (tokens[k]!.kind === "close") depth++;
-      else if (tokens[k]!.kind === "open" && depth-- === 0) return k;
-    }
-    return 0;
   };
   const endArm = (m: TokenMatch, next: number) => {
     if (m.arrow >= 0) m.arms.push(arm(m, m.arrow));
@@ -450,7 +439,7 @@ function tokenConditions(root: ViewNode, at: number): Condition[] {
         const lo = m !== null ? (m.arrow >= 0 ? m.arrow + 1 : i) : top.seg;
         // Note: a group on the way back (`match ($a, $b) {`) is stepped over whole; a block's `}` ends the search (what precedes it is another statement's).
         let k = i - 1;
-        while (k >= lo && tokens[k]!.text !== "}" && !(tokens[k]!.kind === "ident" && (tokens[k]!.text === "match" || tokens[k]!.text === "if" || tokens[k]!.text === "else")) && tokens[k]!.text !== "=>" && tokens[k]!.text !== ";" && tokens[k]!.text !== ",") k = tokens[k]!.kind === "close" ? openerBefore(k) - 1 : k - 1;
+        while (k >= lo && tokens[k]!.text !== "}" && !(tokens[k]!.kind === "ident" && (tokens[k]!.text === "match" || tokens[k]!.text === "if" || tokens[k]!.text === "else")) && tokens[k]!.text !== "=>" && tokens[k]!.text !== ";" && tokens[k]!.text !== ",") k = tokens[k]!.kind === "close" ? Math.min(pair[k]!, k) - 1 : k - 1;
         const word = k >= lo && tokens[k]!.kind === "ident" ? tokens[k]!.text : null;
         if (word === "match") match = { scrutinee: src(k + 1, i - 1), line: lineAt(k), arms: [], armStart: i + 1, arrow: -1 };
         else if (word === "if" && tokens[k + 1]?.text === "let") {

@@ -300,7 +300,7 @@ function macroInput(facts: RecordFacts): string {
 
 /** True when the deciding conditions read no value at all, only the type parameters (`D >= 2`): they hold or fail for every call with the same types. */
 function typesAlone(framing: Framing): boolean {
-  return framing.deciding.every((c) => readNames([conditionSource(c), c.kind === "assert" ? `${c.left ?? ""} ${c.right ?? ""}` : ""].join(" ")).every((n) => framing.generics.includes(n)));
+  return framing.deciding.every((c) => readNames(conditionSource(c)).every((n) => framing.generics.includes(n)));
 }
 
 /**

@@ -9,7 +9,7 @@
  * parameters (transitively); nothing here resolves types.
  */
 import type { Condition, FunctionFact, RecordFacts, SiteFacts, SiteKind } from "../schema-types.generated.js";
-import { boundNames, genericNames, lex, mayHaveEffects, passesSelf, readNames, splitTopLevel, typeNames } from "./rust.js";
+import { boundNames, genericNames, isConstantName, lex, mayHaveEffects, passesSelf, readNames, splitTopLevel, typeNames } from "./rust.js";
 
 /**
  * How a record is framed:
@@ -176,7 +176,10 @@ export function isCatchAll(pattern: string): boolean {
 
 /** True for a pattern of constants and integer literals alone (`EMPTY`, `Self::PARKED`, `0 | 1`). */
 function isConstantPattern(pattern: string): boolean {
-  return pattern.split("|").every((p) => /^\s*(?:(?:[A-Za-z_]\w*\s*::\s*)*[A-Z][A-Z0-9_]*|-?[0-9][0-9_]*)\s*$/.test(p));
+  return pattern.split("|").every((p) => {
+    const path = p.trim().split(/\s*::\s*/);
+    return /^-?[0-9][0-9_]*$/.test(p.trim()) || (path.every((x) => /^[A-Za-z_]\w*$/.test(x)) && isConstantName(path.at(-1)!));
+  });
 }
 
 /** True when the message says the path is not implemented or not supported. */

@@ -14,7 +14,7 @@ import { isTestAttribute } from "../rust/index.js";
 import { CLOSURE_OPENERS, KEYWORDS } from "../rust/keywords.js";
 import { SAME_VALUE_METHODS } from "../rust/std-methods.js";
 import { optionOrResult } from "../rust/std-types.js";
-import { type Token, tokenize } from "../tokens.js";
+import { matching, type Token, tokenize } from "../tokens.js";
 
 /**
  * A call as the token pass reads it, by its key: `f` (a plain call), `Type::f` (a path: its last
@@ -565,21 +565,6 @@ function atLevel(t: readonly Token[], open: number, i: number): boolean {
     else if (t[k]!.kind === "open" && --depth < 0) return false;
   }
   return true;
-}
-
-/** The index of each delimiter's partner (unclosed ones: the last token). */
-function matching(t: readonly Token[]): Int32Array {
-  const pair = new Int32Array(t.length).fill(t.length - 1);
-  const open: number[] = [];
-  for (let i = 0; i < t.length; i++) {
-    if (t[i]!.kind === "open") open.push(i);
-    else if (t[i]!.kind === "close" && open.length > 0) {
-      const o = open.pop()!;
-      pair[o] = i;
-      pair[i] = o;
-    }
-  }
-  return pair;
 }
 
 /** Offsets to 1-based lines, for offsets asked in increasing order mostly (a scan from the last answer). */
